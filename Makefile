@@ -1,0 +1,50 @@
+# The two commands of the README: `make run` and `make test`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# Tests run against real PostgreSQL and Redis on 127.0.0.1 (ARCHITECTURE.md);
+# override either variable to point elsewhere.
+TEST_DATABASE_URL ?= postgres://takhteh:takhteh@127.0.0.1:5432/takhteh
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+
+.PHONY: run test venv messages migrate lint bench services browser clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+messages: $(STAMP)
+	$(PY) manage.py compiletranslations
+
+migrate: $(STAMP)
+	$(PY) manage.py migrate --noinput
+
+# Embedded default: SQLite, in-memory channel layer, in-process deadlines.
+run: $(STAMP) messages migrate
+	env -u DATABASE_URL -u REDIS_URL $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+services:
+	bash scripts/ensure_services.sh
+
+browser:
+	@command -v chromium >/dev/null || bash scripts/ensure_chromium.sh
+
+test: $(STAMP) lint messages services browser
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(VENV)/bin/pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -1,0 +1,29 @@
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.utils.translation import gettext_lazy as _
+
+from .models import Profile, User
+
+
+class ProfileInline(admin.StackedInline):
+    model = Profile
+    can_delete = False
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    inlines = [ProfileInline]
+    list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
+    list_filter = ("is_active", "is_staff", "is_superuser")
+    search_fields = ("username", "email")
+    actions = ["deactivate", "reactivate"]
+
+    @admin.action(description=_("Deactivate the selected users"), permissions=["change"])
+    def deactivate(self, request, queryset):
+        count = queryset.exclude(pk=request.user.pk).update(is_active=False)
+        self.message_user(request, _("%(count)d users deactivated.") % {"count": count}, messages.SUCCESS)
+
+    @admin.action(description=_("Reactivate the selected users"), permissions=["change"])
+    def reactivate(self, request, queryset):
+        count = queryset.update(is_active=True)
+        self.message_user(request, _("%(count)d users reactivated.") % {"count": count}, messages.SUCCESS)

@@ -1,0 +1,27 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog, set_language
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("rules/", views.rules, name="rules"),
+    path("rules/<str:game>/", views.rules, name="rules_game"),
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("me/", include("accounts.urls")),
+    path("friends/", include("friends.urls")),
+    path("rooms/", include("rooms.urls")),
+    path("leaderboard/", include("leaderboard.urls")),
+    path("replays/", include("replays.urls")),
+    path("api/", include("leaderboard.api_urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+]
+
+admin.site.site_header = "Takhteh"

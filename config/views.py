@@ -1,0 +1,72 @@
+"""Site-wide pages: home, rules, and the health check."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.http import Http404, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+
+from games import engine
+
+RULE_SECTIONS = {"hokm": ("hokm4", "hokm2"), "shelem": ("shelem4", "shelem2"), "bridge": ("bridge",)}
+
+
+def home(request):
+    from rooms.models import Room
+
+    open_tables = Room.objects.filter(status=Room.Status.WAITING, is_private=False).count()
+    return render(request, "home.html", {"games": engine.GAMES, "open_tables": open_tables})
+
+
+def rules(request, game: str | None = None):
+    game = game or "hokm"
+    base = game.rstrip("24")
+    if base not in RULE_SECTIONS:
+        raise Http404
+    back = request.GET.get("back", "")
+    # R-8: the rules open in place; "back" returns to the same table (only our own rooms).
+    if not back.startswith("/rooms/"):
+        back = ""
+    return render(request, f"rules/{base}.html", {"section": base, "back": back})
+
+
+def _check_database() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+
+
+async def _layer_roundtrip() -> None:
+    layer = get_channel_layer()
+    name = await layer.new_channel()
+    token = uuid.uuid4().hex
+    await layer.send(name, {"type": "health.ping", "token": token})
+    message = await asyncio.wait_for(layer.receive(name), timeout=2)
+    if message.get("token") != token:
+        raise RuntimeError("channel layer answered with another message")
+
+
+def _check_channel_layer() -> None:
+    async_to_sync(_layer_roundtrip)()
+
+
+@never_cache
+def healthz(request):
+    """200 when the database and the channel layer answer; 503 naming what is down."""
+    checks = {"database": _check_database, "channel_layer": _check_channel_layer}
+    status = {}
+    for name, check in checks.items():
+        try:
+            check()
+            status[name] = "ok"
+        except Exception as exc:  # noqa: BLE001 - any failure means "down"
+            status[name] = f"down: {type(exc).__name__}"
+    down = [name for name, value in status.items() if value != "ok"]
+    return JsonResponse({"status": "ok" if not down else "down", "down": down, "checks": status},
+                        status=503 if down else 200)

@@ -1,0 +1,89 @@
+"""Deadlines (C-8, ARCHITECTURE.md): `expire_turn(match_id, version)` at the
+deadline. Production: a Celery task with an ETA (Redis broker). Embedded
+default: an asyncio timer in the Daphne process. Both end in
+``services.expire``, which acts only if the match still has that version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+
+log = logging.getLogger(__name__)
+
+_loop: asyncio.AbstractEventLoop | None = None
+_sweeper_started = False
+_lock = threading.Lock()
+
+
+def backend() -> str:
+    return settings.DEADLINES
+
+
+def schedule(match_id: int, version: int, when: datetime) -> None:
+    """Arrange for ``services.expire(match_id, version)`` at ``when``. Called after commit."""
+    if backend() == "celery":
+        from .tasks import expire_turn
+
+        expire_turn.apply_async((match_id, version), eta=when)
+        return
+    _schedule_inprocess(match_id, version, when)
+
+
+# --- the embedded default: timers on the server's event loop ------------------------
+
+def bind_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Remember the server's event loop (called from the ASGI app on each
+    connection, so it is always the live one) and start the sweep loop once."""
+    global _loop, _sweeper_started
+    with _lock:
+        _loop = loop
+        start = backend() == "inprocess" and not _sweeper_started
+        if start:
+            _sweeper_started = True
+    if start:
+        loop.call_soon_threadsafe(lambda: loop.create_task(_sweep_forever()))
+
+
+def _schedule_inprocess(match_id: int, version: int, when: datetime) -> None:
+    loop = _loop
+    if loop is None or loop.is_closed():
+        # No server loop (a management command, a sync test): the sweep of the
+        # next server start, or the test, takes care of it.
+        log.info("no event loop for deadline of match %s v%s", match_id, version)
+        return
+    delay = max(0.0, (when - timezone.now()).total_seconds())
+
+    def arm():
+        loop.call_later(delay, lambda: loop.create_task(_fire(match_id, version)))
+
+    loop.call_soon_threadsafe(arm)
+
+
+async def _fire(match_id: int, version: int) -> None:
+    from channels.db import database_sync_to_async
+
+    from . import services
+
+    try:
+        await database_sync_to_async(services.expire)(match_id, version)
+    except Exception:  # noqa: BLE001 - a timer must never kill the loop
+        log.exception("deadline of match %s v%s failed", match_id, version)
+
+
+async def _sweep_forever(interval: float = 10.0) -> None:
+    from channels.db import database_sync_to_async
+
+    from . import services
+
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await database_sync_to_async(services.sweep)()
+        except Exception:  # noqa: BLE001
+            log.exception("deadline sweep failed")

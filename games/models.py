@@ -1,0 +1,108 @@
+"""Matches, rounds and the append-only move log (ARCHITECTURE.md: games)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+GAME_CHOICES = [
+    ("hokm4", _("Hokm")),
+    ("hokm2", _("Hokm for two")),
+    ("shelem4", _("Shelem")),
+    ("shelem2", _("Shelem for two")),
+    ("bridge", _("Rubber bridge")),
+]
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("being played")
+        FINISHED = "finished", _("finished")
+        ABANDONED = "abandoned", _("ended by a player leaving")
+
+    room = models.ForeignKey("rooms.Room", on_delete=models.CASCADE, related_name="matches")
+    game = models.CharField(max_length=10, choices=GAME_CHOICES)
+    rules = models.JSONField(default=dict)
+    state = models.JSONField(default=dict)
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    practice = models.BooleanField(default=False, help_text=_("A bot took part (L-2)."))
+    players = models.JSONField(default=list, help_text=_("Who sat where: [{seat, user_id, username, bot}]"))
+    deadlines = models.JSONField(default=dict, help_text=_("Seat -> epoch seconds when its time runs out."))
+    next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    result = models.JSONField(null=True, blank=True)
+    leaver_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-id"]
+
+    def __str__(self):
+        return f"{self.game} match #{self.pk}"
+
+    def seat_of_user(self, user_id) -> int | None:
+        for p in self.players:
+            if p.get("user_id") == user_id:
+                return p["seat"]
+        return None
+
+    def player_at(self, seat: int) -> dict | None:
+        for p in self.players:
+            if p["seat"] == seat:
+                return p
+        return None
+
+
+class Round(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    first_seq = models.PositiveIntegerField(help_text=_("The move that dealt this round."))
+    last_seq = models.PositiveIntegerField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="games_round_unique_number")]
+        ordering = ["match", "number"]
+
+    def __str__(self):
+        return f"round {self.number} of match #{self.match_id}"
+
+
+class Move(models.Model):
+    """One applied action. Append-only: never updated, never deleted alone."""
+
+    class Actor(models.TextChoices):
+        PLAYER = "player", _("player")
+        BOT = "bot", _("bot")
+        CLOCK = "clock", _("automatic (time ran out)")
+        DEALER = "dealer", _("dealer")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(help_text=_("0 for the dealer (chance steps)."))
+    action = models.JSONField()
+    actor = models.CharField(max_length=8, choices=Actor.choices, default=Actor.PLAYER)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="games_move_unique_seq")]
+        ordering = ["match", "seq"]
+
+    def __str__(self):
+        return f"move {self.seq} of match #{self.match_id}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("moves are append-only")
+        super().save(*args, **kwargs)
+
+    @property
+    def auto(self) -> bool:
+        return self.actor == self.Actor.CLOCK

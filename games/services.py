@@ -1,0 +1,332 @@
+"""The play service: every action (human, bot, timeout, deal) goes through here.
+
+One transaction per accepted action (ARCHITECTURE.md, "how a move flows"):
+lock the match row, check the sender's seat and the version he saw,
+``engine.apply``, save the state, append the move, bump the version, set the
+next deadline; after commit, broadcast and schedule the deadline.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.engine import CHANCE, IllegalAction
+
+from . import clock
+from .bots import bot_action
+from .errors import PlayError
+from .models import Match, Move, Round
+from .signals import match_ended
+
+log = logging.getLogger(__name__)
+
+# Two separate secure streams (C-5, F-6): one for the ace draw, one for deals.
+# The provably fair deal (F-1..F-5) replaces the deal stream in a later issue.
+_draw_random = secrets.SystemRandom()
+_deal_random = secrets.SystemRandom()
+
+DEFAULT_TURN_SECONDS = 30
+
+
+@dataclass
+class Outcome:
+    """What one accepted action changed, for the broadcast after commit."""
+
+    match_id: int
+    version: int
+    events: list = field(default_factory=list)
+
+
+def turn_seconds(match: Match) -> int:
+    return int(match.rules.get("turn_seconds") or DEFAULT_TURN_SECONDS)
+
+
+def shuffled(game, state) -> dict:
+    kind, cards = game.pending_chance(state)
+    deck = list(cards)
+    (_draw_random if kind == "draw" else _deal_random).shuffle(deck)
+    return {"type": kind, "deck": deck}
+
+
+# --- starting ------------------------------------------------------------------
+
+def create_match(room, players: list[dict]) -> Match:
+    """A new match for ``room`` with ``players`` ([{seat, user_id, username, bot}]).
+
+    Runs inside the caller's transaction (rooms.services.start).
+    """
+    game = engine.get(room.game)
+    rules = game.validate_rules(room.rules)
+    match = Match.objects.create(
+        room=room, game=room.game, rules=rules, state=game.new_match(rules), version=0,
+        practice=any(p["bot"] for p in players), players=players,
+    )
+    events = _advance(match, game, [])
+    _set_deadlines(match, game, previous={})
+    match.save()
+    _after_commit(match, events)
+    return match
+
+
+# --- the one door for actions ------------------------------------------------------
+
+def play(match_id: int, action, *, user=None, seat: int | None = None, version: int | None = None,
+         actor: str = Move.Actor.PLAYER) -> Outcome:
+    """Apply one action. Raises PlayError (nothing changed) when it is refused.
+
+    ``user`` acts for the seat he holds in this match; ``seat`` may be given to
+    act for a bot or the clock (never from a client). ``version`` is the
+    version the sender saw.
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise PlayError("bad_action")
+    with transaction.atomic():
+        # The row lock serialises every action of this match: two actions for
+        # the same turn queue here, and the second sees the first's version.
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise PlayError("no_match")
+        if match.status != Match.Status.ACTIVE:
+            raise PlayError("match_over")
+        if user is not None:
+            own = match.seat_of_user(user.pk)
+            if own is None:
+                raise PlayError("not_seated")
+            if seat is not None and seat != own:
+                raise PlayError("not_your_seat")
+            seat = own
+        if seat is None:
+            raise PlayError("not_seated")
+        game = engine.get(match.game)
+        if version is not None and version != match.version:
+            _check_concurrent(match, game, seat, version)
+        try:
+            state, events = game.apply(match.state, seat, action)
+        except IllegalAction as exc:
+            raise PlayError(exc.code, exc.message) from None
+        events = _record(match, game, seat, action, state, events, actor, user)
+        events = _advance(match, game, events)
+        _set_deadlines(match, game, previous=match.deadlines)
+        match.save()
+        _after_commit(match, events)
+        return Outcome(match.pk, match.version, events)
+
+
+def _check_concurrent(match: Match, game, seat: int, version: int) -> None:
+    """A stale version is refused, except where several seats act at once
+    (the hokm2 draft): there another seat's move since ``version`` does not
+    make this one stale, as long as this seat itself has not moved since."""
+    if version > match.version or version < 0:
+        raise PlayError("stale_version")
+    to_act = game.to_act(match.state)
+    if len(to_act - {CHANCE}) < 2 or seat not in to_act:
+        raise PlayError("stale_version")
+    if match.moves.filter(seq__gt=version, seat=seat).exists() or \
+            match.moves.filter(seq__gt=version, seat=CHANCE).exists():
+        raise PlayError("stale_version")
+
+
+def _record(match, game, seat, action, state, events, actor, user) -> list:
+    match.version += 1
+    match.state = state
+    Move.objects.create(match=match, seq=match.version, seat=seat, action=action, actor=actor,
+                        user=user if actor == Move.Actor.PLAYER else None, events=events)
+    if actor == Move.Actor.CLOCK:
+        events = [{"type": "auto", "seat": seat}] + events
+    for event in events:
+        if event.get("type") == "swap_seats":
+            _swap_players(match, event["a"], event["b"])
+    if action.get("type") == "deal":
+        number = match.rounds.count() + 1
+        Round.objects.create(match=match, number=number, first_seq=match.version)
+    if game.round_over(state) or not game.to_act(state):
+        current = match.rounds.filter(last_seq__isnull=True).order_by("-number").first()
+        if current is not None:
+            current.last_seq = match.version
+            current.ended_at = timezone.now()
+            current.result = _round_summary(events)
+            current.save(update_fields=["last_seq", "ended_at", "result"])
+    result = game.result(state)
+    if result is not None and match.status == Match.Status.ACTIVE:
+        _finish(match, result)
+    return events
+
+
+def _round_summary(events) -> dict:
+    keep = {"round_won", "round_scored", "deal_scored", "match_won", "rubber_won"}
+    return {"events": [e for e in events if e.get("type") in keep]}
+
+
+def _advance(match: Match, game, events: list) -> list:
+    """Apply the chance steps that follow at once (the deal after the draw,
+    the first deal). The deal after a finished round waits for its deadline
+    (C-7: the result is shown first)."""
+    while match.status == Match.Status.ACTIVE and CHANCE in game.to_act(match.state) \
+            and not game.round_over(match.state):
+        action = shuffled(game, match.state)
+        state, new = game.apply(match.state, CHANCE, action)
+        events = events + _record(match, game, CHANCE, action, state, new, Move.Actor.DEALER, None)
+    return events
+
+
+def _swap_players(match: Match, a: int, b: int) -> None:
+    """H4-X6: partners sit opposite; the engine moved seats, we move the players."""
+    from rooms.models import Seat
+
+    players = []
+    for p in match.players:
+        p = dict(p)
+        if p["seat"] == a:
+            p["seat"] = b
+        elif p["seat"] == b:
+            p["seat"] = a
+        players.append(p)
+    match.players = sorted(players, key=lambda p: p["seat"])
+    seats = {s.number: s for s in Seat.objects.select_for_update().filter(room_id=match.room_id, number__in=[a, b])}
+    sa, sb = seats[a], seats[b]
+    sa.user_id, sb.user_id = sb.user_id, sa.user_id
+    sa.is_bot, sb.is_bot = sb.is_bot, sa.is_bot
+    # Two-step to respect the one-seat-per-user constraint.
+    Seat.objects.filter(pk__in=[sa.pk, sb.pk]).update(user=None)
+    Seat.objects.filter(pk=sa.pk).update(user_id=sa.user_id, is_bot=sa.is_bot)
+    Seat.objects.filter(pk=sb.pk).update(user_id=sb.user_id, is_bot=sb.is_bot)
+
+
+def _finish(match: Match, result: dict) -> None:
+    from rooms.models import Room, Seat
+
+    match.status = Match.Status.FINISHED
+    match.result = result
+    match.finished_at = timezone.now()
+    match.deadlines = {}
+    match.next_deadline = None
+    Room.objects.filter(pk=match.room_id).update(status=Room.Status.FINISHED, updated_at=timezone.now())
+    Seat.objects.filter(room_id=match.room_id).update(rematch=False, ready=False)
+    match.save()
+    match_ended.send(sender=Match, match=match)
+
+
+def abandon(match: Match, leaver_seat: int) -> None:
+    """L-3: a player left an active match after confirming. Inside the caller's
+    transaction, with the match row locked."""
+    match.status = Match.Status.ABANDONED
+    match.leaver_seat = leaver_seat
+    match.finished_at = timezone.now()
+    match.deadlines = {}
+    match.next_deadline = None
+    match.version += 1
+    match.save()
+    match_ended.send(sender=Match, match=match)
+    _after_commit(match, [{"type": "left", "seat": leaver_seat}])
+
+
+# --- deadlines ---------------------------------------------------------------------------
+
+def _is_bot(match: Match, seat: int) -> bool:
+    p = match.player_at(seat)
+    return bool(p and p.get("bot"))
+
+
+def _set_deadlines(match: Match, game, previous: dict) -> None:
+    """Every seat to act gets a deadline (C-8); a seat that was already
+    waiting keeps its own (several seats acting at once, the hokm2 draft).
+    Bots act after a short human-looking pause; the next deal after the
+    round's result pause (C-7)."""
+    if match.status != Match.Status.ACTIVE:
+        match.deadlines, match.next_deadline = {}, None
+        return
+    now = time.time()
+    deadlines = {}
+    for seat in sorted(game.to_act(match.state)):
+        key = str(seat)
+        if seat == CHANCE:
+            deadlines[key] = now + float(settings.TABLE["ROUND_PAUSE"])
+        elif _is_bot(match, seat):
+            deadlines[key] = previous.get(key) or now + float(settings.TABLE["BOT_DELAY"])
+        else:
+            deadlines[key] = previous.get(key) or now + turn_seconds(match)
+    match.deadlines = deadlines
+    match.next_deadline = (datetime.fromtimestamp(min(deadlines.values()), tz=UTC)
+                           if deadlines else None)
+
+
+def expire(match_id: int, version: int) -> Outcome | None:
+    """The deadline of ``version`` came: play what is due. Idempotent: a stale
+    version, a duplicate or a late task does nothing (ARCHITECTURE.md)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status != Match.Status.ACTIVE or match.version != version:
+            return None
+        due = _due_seat(match)
+        if due is None:
+            # Early (a clock that fired ahead of time): re-arm for the real deadline.
+            _after_commit(match, None, broadcast=False)
+            return None
+        seat, actor = due
+        game = engine.get(match.game)
+        if seat == CHANCE:
+            action = shuffled(game, match.state)
+        elif actor == Move.Actor.BOT:
+            action = bot_action(match.game, match.state, seat)
+        else:
+            action = game.auto_action(match.state, seat)
+        state, events = game.apply(match.state, seat, action)
+        events = _record(match, game, seat, action, state, events, actor, None)
+        events = _advance(match, game, events)
+        _set_deadlines(match, game, previous=match.deadlines)
+        match.save()
+        _after_commit(match, events)
+        return Outcome(match.pk, match.version, events)
+
+
+def _due_seat(match: Match, now: float | None = None):
+    now = time.time() if now is None else now
+    due = [(t, int(s)) for s, t in match.deadlines.items() if t <= now + 0.05]
+    if not due:
+        return None
+    _, seat = min(due)
+    if seat == CHANCE:
+        return seat, Move.Actor.DEALER
+    return seat, Move.Actor.BOT if _is_bot(match, seat) else Move.Actor.CLOCK
+
+
+def _after_commit(match: Match, events, broadcast: bool = True) -> None:
+    match_id, version = match.pk, match.version
+    when = match.next_deadline
+    room_code = match.room.code if broadcast else None
+
+    def send():
+        if broadcast:
+            from rooms import broadcast as rooms_broadcast
+
+            rooms_broadcast.match_changed(room_code, match_id, events or [])
+        if when is not None:
+            clock.schedule(match_id, version, when)
+
+    transaction.on_commit(send)
+
+
+def sweep(now=None, grace: float = 2.0) -> int:
+    """Fire deadlines that passed with nothing done about them (a lost worker,
+    a restarted Redis): more than ``grace`` seconds late, so the scheduled
+    timer normally wins. Returns how many matches it moved on."""
+    now = now or timezone.now()
+    overdue = Match.objects.filter(status=Match.Status.ACTIVE, next_deadline__lte=now - timedelta(seconds=grace)) \
+        .values_list("pk", "version")
+    count = 0
+    for match_id, version in overdue:
+        try:
+            if expire(match_id, version) is not None:
+                count += 1
+        except Exception:  # noqa: BLE001 - one broken match must not stop the sweep
+            log.exception("sweep failed for match %s", match_id)
+    return count

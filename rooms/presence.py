@@ -1,0 +1,146 @@
+"""Presence at a table: who is connected, and how many spectators watch (R-4, R-7).
+
+Every connection refreshes its entry with each heartbeat; an entry older
+than PRESENCE_TTL seconds is dead, so a tab that died without closing is
+forgotten within that time (R-7: right again within 45 s). Spectators are
+counted by browser (the session or the user), so several tabs count once,
+and a person holding a seat is never counted as a spectator.
+
+Two stores: Redis sorted sets in production (shared by every Daphne
+process), a process-local dict in the embedded default (one process).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from django.conf import settings
+
+CONNECTED, CONNECTING, DISCONNECTED = "connected", "connecting", "disconnected"
+
+
+def ttl() -> float:
+    return float(settings.TABLE["PRESENCE_TTL"])
+
+
+def heartbeat_seconds() -> float:
+    return float(settings.TABLE["HEARTBEAT_SECONDS"])
+
+
+class MemoryPresence:
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._conns: dict[str, dict[str, tuple[float, str, int | None]]] = {}
+
+    def touch(self, room: str, conn: str, who: str, seat: int | None, now: float | None = None) -> None:
+        now = time.time() if now is None else now
+        with self._lock:
+            self._conns.setdefault(room, {})[conn] = (now, who, seat)
+
+    def drop(self, room: str, conn: str) -> None:
+        with self._lock:
+            self._conns.get(room, {}).pop(conn, None)
+
+    def entries(self, room: str, now: float | None = None) -> list[tuple[float, str, int | None]]:
+        now = time.time() if now is None else now
+        with self._lock:
+            conns = self._conns.get(room, {})
+            for key in [k for k, (t, _, _) in conns.items() if now - t > ttl()]:
+                del conns[key]
+            return list(conns.values())
+
+
+class RedisPresence:
+    """One hash of connection -> "who|seat" and one sorted set of connection -> last beat, per room."""
+
+    def __init__(self, url: str):
+        import redis
+
+        self._redis = redis.Redis.from_url(url, decode_responses=True)
+
+    def _keys(self, room):
+        return f"takhteh:presence:{room}:beat", f"takhteh:presence:{room}:who"
+
+    def touch(self, room, conn, who, seat, now=None):
+        now = time.time() if now is None else now
+        beat, info = self._keys(room)
+        pipe = self._redis.pipeline()
+        pipe.zadd(beat, {conn: now})
+        pipe.hset(info, conn, f"{who}|{'' if seat is None else seat}")
+        pipe.expire(beat, int(ttl() * 4))
+        pipe.expire(info, int(ttl() * 4))
+        pipe.execute()
+
+    def drop(self, room, conn):
+        beat, info = self._keys(room)
+        pipe = self._redis.pipeline()
+        pipe.zrem(beat, conn)
+        pipe.hdel(info, conn)
+        pipe.execute()
+
+    def entries(self, room, now=None):
+        now = time.time() if now is None else now
+        beat, info = self._keys(room)
+        dead = self._redis.zrangebyscore(beat, "-inf", now - ttl())
+        if dead:
+            pipe = self._redis.pipeline()
+            pipe.zrem(beat, *dead)
+            pipe.hdel(info, *dead)
+            pipe.execute()
+        live = self._redis.zrangebyscore(beat, now - ttl(), "+inf", withscores=True)
+        if not live:
+            return []
+        infos = self._redis.hmget(info, [c for c, _ in live])
+        out = []
+        for (_conn, t), raw in zip(live, infos, strict=True):
+            if raw is None:
+                continue
+            who, _, seat = raw.rpartition("|")
+            out.append((t, who, int(seat) if seat else None))
+        return out
+
+
+_store = None
+_store_lock = threading.Lock()
+
+
+def store():
+    global _store
+    with _store_lock:
+        if _store is None:
+            _store = RedisPresence(settings.REDIS_URL) if settings.REDIS_URL else MemoryPresence()
+        return _store
+
+
+def reset_store() -> None:
+    """Tests: forget the store so that settings changes take effect."""
+    global _store
+    with _store_lock:
+        _store = None
+
+
+def snapshot(room: str, seated: dict[int, str], now: float | None = None) -> dict:
+    """Presence of each seat (``seated``: seat -> who) and the spectator count.
+
+    connected: a heartbeat within two heartbeat intervals; connecting: an
+    older one that has not expired yet (a tab that is reconnecting or
+    stalled); disconnected: none.
+    """
+    now = time.time() if now is None else now
+    entries = store().entries(room, now)
+    last_beat: dict[str, float] = {}
+    for t, who, _seat in entries:
+        last_beat[who] = max(t, last_beat.get(who, 0.0))
+    seats = {}
+    for number, who in seated.items():
+        t = last_beat.get(who)
+        if t is None:
+            seats[number] = DISCONNECTED
+        elif now - t <= 2 * heartbeat_seconds() + 1:
+            seats[number] = CONNECTED
+        else:
+            seats[number] = CONNECTING
+    players = set(seated.values())
+    spectators = {who for _t, who, seat in entries if seat is None and who not in players}
+    return {"seats": seats, "spectators": len(spectators)}

@@ -1,0 +1,206 @@
+"""Room actions: take and leave seats, ready, bots, start, rematch, leave (R-1, R-3, L-3, L-4).
+
+Each action is one transaction with the room row locked (`check_*` then
+`do_*` in Zulip's words); the broadcast goes out after commit.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games import services as play_service
+from games.engine import IllegalAction
+from games.errors import PlayError
+from games.models import Match
+
+from . import broadcast
+from .models import Room, Seat
+
+REACTIONS = ("clap", "laugh", "wow", "sad", "angry", "thumbs", "heart", "tea")
+"""R-5: a fixed set of reactions (the client draws them)."""
+
+
+def _changed(room: Room) -> None:
+    code = room.code
+    transaction.on_commit(lambda: broadcast.room_changed(code))
+
+
+def create_room(user, game: str, rules: dict | None = None, is_private: bool = False) -> Room:
+    try:
+        definition = engine.get(game)
+        rules = definition.validate_rules(rules or {})
+    except IllegalAction as exc:
+        raise PlayError("bad_rules", exc.message) from None
+    with transaction.atomic():
+        room = Room.objects.create(game=game, rules=rules, creator=user, is_private=is_private)
+        Seat.objects.bulk_create([Seat(room=room, number=n) for n in range(1, definition.players + 1)])
+        Seat.objects.filter(room=room, number=1).update(user=user)
+    return room
+
+
+def _locked(room_id: int) -> Room:
+    return Room.objects.select_for_update().get(pk=room_id)
+
+
+def sit(room: Room, user, number: int) -> None:
+    with transaction.atomic():
+        room = _locked(room.pk)
+        if room.status != Room.Status.WAITING:
+            raise PlayError("room_busy")
+        seat = Seat.objects.filter(room=room, number=number).first()
+        if seat is None:
+            raise PlayError("bad_seat")
+        if not seat.is_empty:
+            raise PlayError("seat_taken")
+        # Moving from one seat to another is allowed before the start.
+        Seat.objects.filter(room=room, user=user).update(user=None, ready=False)
+        seat.user, seat.ready, seat.is_bot = user, False, False
+        seat.save()
+        _changed(room)
+
+
+def stand(room: Room, user) -> None:
+    """L-4: leaving a room before its match started costs nothing."""
+    with transaction.atomic():
+        room = _locked(room.pk)
+        if room.status == Room.Status.PLAYING:
+            raise PlayError("room_busy")
+        Seat.objects.filter(room=room, user=user).update(user=None, ready=False, rematch=False)
+        _changed(room)
+
+
+def set_ready(room: Room, user, ready: bool) -> None:
+    with transaction.atomic():
+        room = _locked(room.pk)
+        if room.status != Room.Status.WAITING:
+            raise PlayError("room_busy")
+        if not Seat.objects.filter(room=room, user=user).update(ready=bool(ready)):
+            raise PlayError("not_seated")
+        _changed(room)
+
+
+def set_bot(room: Room, user, number: int, bot: bool = True) -> None:
+    """R-1: the creator may give an empty seat to a bot (or take it back)."""
+    with transaction.atomic():
+        room = _locked(room.pk)
+        if user.pk != room.creator_id:
+            raise PlayError("not_creator")
+        if room.status != Room.Status.WAITING:
+            raise PlayError("room_busy")
+        seat = Seat.objects.filter(room=room, number=number).first()
+        if seat is None:
+            raise PlayError("bad_seat")
+        if bot and not seat.is_empty:
+            raise PlayError("seat_taken")
+        if not bot and not seat.is_bot:
+            raise PlayError("bad_seat")
+        seat.is_bot, seat.ready = bot, bot
+        seat.save()
+        _changed(room)
+
+
+def start(room: Room, user) -> Match:
+    """R-1: the creator starts when every seat is taken and every guest is ready."""
+    with transaction.atomic():
+        room = _locked(room.pk)
+        if user.pk != room.creator_id:
+            raise PlayError("not_creator")
+        if room.status != Room.Status.WAITING:
+            raise PlayError("room_busy")
+        seats = list(Seat.objects.select_related("user").filter(room=room).order_by("number"))
+        if any(s.is_empty for s in seats):
+            raise PlayError("seats_not_full")
+        if any(s.user_id and s.user_id != room.creator_id and not s.ready for s in seats):
+            raise PlayError("not_ready")
+        return _begin(room, seats)
+
+
+def _begin(room: Room, seats: list[Seat]) -> Match:
+    players = [
+        {"seat": s.number, "user_id": s.user_id, "username": s.user.username if s.user_id else None,
+         "bot": s.is_bot}
+        for s in seats
+    ]
+    room.status = Room.Status.PLAYING
+    room.save(update_fields=["status", "updated_at"])
+    Seat.objects.filter(room=room).update(rematch=False)
+    match = play_service.create_match(room, players)
+    _changed(room)
+    return match
+
+
+def rematch(room: Room, user, agree: bool = True) -> Match | None:
+    """R-3: a new match starts in the same room only when every player agreed."""
+    with transaction.atomic():
+        room = _locked(room.pk)
+        if room.status != Room.Status.FINISHED:
+            raise PlayError("not_finished")
+        if not Seat.objects.filter(room=room, user=user).update(rematch=bool(agree)):
+            raise PlayError("not_seated")
+        seats = list(Seat.objects.select_related("user").filter(room=room).order_by("number"))
+        if all(s.is_bot or (s.user_id and s.rematch) for s in seats):
+            return _begin(room, seats)
+        _changed(room)
+        return None
+
+
+def leave(room: Room, user, confirm: bool = False) -> dict:
+    """Leave the room. During an active match (L-3) only after confirming: the
+    match ends, the leaver gets the leave penalty, the others "unfinished".
+    Before the start or after the end (L-4) it costs nothing."""
+    with transaction.atomic():
+        room = _locked(room.pk)
+        seat = Seat.objects.filter(room=room, user=user).first()
+        if seat is None:
+            return {"left": True, "cost": None}
+        cost = None
+        if room.status == Room.Status.PLAYING:
+            match = Match.objects.select_for_update().filter(room=room, status=Match.Status.ACTIVE).first()
+            if match is not None:
+                if not confirm:
+                    raise PlayError("confirm_required", leave_cost(room.game))
+                play_service.abandon(match, match.seat_of_user(user.pk) or seat.number)
+                cost = leave_cost(room.game)
+            room.status = Room.Status.WAITING
+            room.save(update_fields=["status", "updated_at"])
+            Seat.objects.filter(room=room).update(ready=False, rematch=False)
+        seat.user, seat.ready, seat.rematch = None, False, False
+        seat.save()
+        _changed(room)
+        return {"left": True, "cost": cost}
+
+
+def leave_cost(game: str) -> str:
+    """L-3: what leaving an active match costs, as a short code the client words."""
+    return {"hokm4": "hokm", "hokm2": "hokm", "shelem4": "shelem", "shelem2": "shelem"}.get(game, "bridge")
+
+
+def react(room: Room, user, reaction: str) -> int:
+    """R-5: one reaction per player every eight seconds, enforced here."""
+    if reaction not in REACTIONS:
+        raise PlayError("bad_reaction")
+    seat = Seat.objects.filter(room=room, user=user).values_list("number", flat=True).first()
+    if seat is None:
+        raise PlayError("spectator")
+    interval = float(settings.TABLE["REACTION_INTERVAL"])
+    # cache.add is atomic (SET NX in Redis): only the first within the window wins.
+    key = f"react:{room.code}:{user.pk}"
+    if not cache.add(key, timezone.now().timestamp(), timeout=max(1, round(interval))):
+        raise PlayError("too_soon")
+    broadcast.reaction(room.code, seat, reaction)
+    return seat
+
+
+def practice(user, game: str) -> Room:
+    """DESIGN.md: "play now with bots": a room with bots in the other seats, started at once."""
+    room = create_room(user, game, {}, is_private=True)
+    with transaction.atomic():
+        room = _locked(room.pk)
+        Seat.objects.filter(room=room).exclude(number=1).update(is_bot=True, ready=True)
+        seats = list(Seat.objects.select_related("user").filter(room=room).order_by("number"))
+        _begin(room, seats)
+    return room
