@@ -17,8 +17,9 @@ from django.utils import timezone
 log = logging.getLogger(__name__)
 
 _loop: asyncio.AbstractEventLoop | None = None
-_sweeper_started = False
+_sweeper_loop: asyncio.AbstractEventLoop | None = None
 _lock = threading.Lock()
+_timers: set = set()
 
 
 def backend() -> str:
@@ -40,12 +41,12 @@ def schedule(match_id: int, version: int, when: datetime) -> None:
 def bind_loop(loop: asyncio.AbstractEventLoop) -> None:
     """Remember the server's event loop (called from the ASGI app on each
     connection, so it is always the live one) and start the sweep loop once."""
-    global _loop, _sweeper_started
+    global _loop, _sweeper_loop
     with _lock:
         _loop = loop
-        start = backend() == "inprocess" and not _sweeper_started
+        start = backend() == "inprocess" and _sweeper_loop is not loop
         if start:
-            _sweeper_started = True
+            _sweeper_loop = loop
     if start:
         loop.call_soon_threadsafe(lambda: loop.create_task(_sweep_forever()))
 
@@ -60,9 +61,17 @@ def _schedule_inprocess(match_id: int, version: int, when: datetime) -> None:
     delay = max(0.0, (when - timezone.now()).total_seconds())
 
     def arm():
-        loop.call_later(delay, lambda: loop.create_task(_fire(match_id, version)))
+        handle = loop.call_later(delay, lambda: (_timers.discard(handle), loop.create_task(_fire(match_id, version))))
+        _timers.add(handle)
 
     loop.call_soon_threadsafe(arm)
+
+
+def cancel_all() -> None:
+    """Forget every pending in-process timer (tests, server shutdown)."""
+    for handle in list(_timers):
+        handle.cancel()
+    _timers.clear()
 
 
 async def _fire(match_id: int, version: int) -> None:
