@@ -7,6 +7,7 @@ default: an asyncio timer in the Daphne process. Both end in
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import threading
 from datetime import datetime
@@ -48,7 +49,7 @@ def bind_loop(loop: asyncio.AbstractEventLoop) -> None:
         if start:
             _sweeper_loop = loop
     if start:
-        loop.call_soon_threadsafe(lambda: loop.create_task(_sweep_forever()))
+        loop.call_soon_threadsafe(lambda: loop.create_task(_sweep_forever(), context=contextvars.Context()))
 
 
 def _schedule_inprocess(match_id: int, version: int, when: datetime) -> None:
@@ -60,11 +61,20 @@ def _schedule_inprocess(match_id: int, version: int, when: datetime) -> None:
         return
     delay = max(0.0, (when - timezone.now()).total_seconds())
 
+    # A fresh context: the caller's (a sync_to_async worker's) must not leak
+    # into the timer's task, or asgiref refuses its database call as a
+    # possible deadlock.
+    def fire():
+        _timers.discard(handle)
+        loop.create_task(_fire(match_id, version), context=contextvars.Context())
+
     def arm():
-        handle = loop.call_later(delay, lambda: (_timers.discard(handle), loop.create_task(_fire(match_id, version))))
+        nonlocal handle
+        handle = loop.call_later(delay, fire, context=contextvars.Context())
         _timers.add(handle)
 
-    loop.call_soon_threadsafe(arm)
+    handle = None
+    loop.call_soon_threadsafe(arm, context=contextvars.Context())
 
 
 def cancel_all() -> None:
