@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "channels",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "allauth",
     "allauth.account",
     "accounts",
@@ -265,6 +266,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Read-only leaderboards and player statistics.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Game platform -----------------------------------------------------------------
