@@ -198,8 +198,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "takhteh")
+SWEEP_SECONDS = float(env_str("SWEEP_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 10.0},
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS},
 }
 
 # --- Accounts --------------------------------------------------------------
@@ -278,6 +280,8 @@ TABLE = {
     "HEARTBEAT_SECONDS": 10,
     "BOT_DELAY": float(env_str("BOT_DELAY", "0.9")),  # a bot's human-looking pause, seconds
     "ROUND_PAUSE": float(env_str("ROUND_PAUSE", "4")),  # C-7: the result shows, then the next deal
+    # Multiplies every turn's time (C-8); below 1 only to speed up tests and demos.
+    "TURN_SCALE": float(env_str("TURN_SCALE", "1")),
     "MAX_FRAME_BYTES": 4096,
 }
 

@@ -46,8 +46,9 @@ class Outcome:
     events: list = field(default_factory=list)
 
 
-def turn_seconds(match: Match) -> int:
-    return int(match.rules.get("turn_seconds") or DEFAULT_TURN_SECONDS)
+def turn_seconds(match: Match) -> float:
+    """The room's time per turn (C-8), trump choice, bids, put-aside and draft included."""
+    return float(match.rules.get("turn_seconds") or DEFAULT_TURN_SECONDS) * float(settings.TABLE["TURN_SCALE"])
 
 
 def shuffled(game, state) -> dict:
@@ -115,7 +116,7 @@ def play(match_id: int, action, *, user=None, seat: int | None = None, version: 
             raise PlayError(exc.code, exc.message) from None
         events = _record(match, game, seat, action, state, events, actor, user)
         events = _advance(match, game, events)
-        _set_deadlines(match, game, previous=match.deadlines)
+        _set_deadlines(match, game, previous=_others(match.deadlines, seat))
         match.save()
         _after_commit(match, events)
         return Outcome(match.pk, match.version, events)
@@ -236,6 +237,11 @@ def _is_bot(match: Match, seat: int) -> bool:
     return bool(p and p.get("bot"))
 
 
+def _others(deadlines: dict, seat: int) -> dict:
+    """The deadlines of the seats that did not just act: they keep running."""
+    return {k: v for k, v in (deadlines or {}).items() if k != str(seat)}
+
+
 def _set_deadlines(match: Match, game, previous: dict) -> None:
     """Every seat to act gets a deadline (C-8); a seat that was already
     waiting keeps its own (several seats acting at once, the hokm2 draft).
@@ -282,7 +288,7 @@ def expire(match_id: int, version: int) -> Outcome | None:
         state, events = game.apply(match.state, seat, action)
         events = _record(match, game, seat, action, state, events, actor, None)
         events = _advance(match, game, events)
-        _set_deadlines(match, game, previous=match.deadlines)
+        _set_deadlines(match, game, previous=_others(match.deadlines, seat))
         match.save()
         _after_commit(match, events)
         return Outcome(match.pk, match.version, events)
@@ -325,8 +331,13 @@ def sweep(now=None, grace: float = 2.0) -> int:
     count = 0
     for match_id, version in overdue:
         try:
-            if expire(match_id, version) is not None:
+            # Everything overdue is played now; a fresh deadline is scheduled
+            # after commit as usual, so a lost schedule is re-armed too.
+            while expire(match_id, version) is not None:
                 count += 1
+                version = Match.objects.values_list("version", flat=True).get(pk=match_id)
+                if count > 1000:
+                    break
         except Exception:  # noqa: BLE001 - one broken match must not stop the sweep
             log.exception("sweep failed for match %s", match_id)
     return count

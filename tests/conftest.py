@@ -27,3 +27,20 @@ def charlie(make_user):
 @pytest.fixture
 def dave(make_user):
     return make_user("dave")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _close_stray_connections(request):
+    """Worker threads (sync_to_async) and killed subprocesses may leave sessions
+    on the test database; end them so that it can be dropped at the end."""
+    yield
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    from django.db import connection
+
+    if connection.vendor != "postgresql" or not str(connection.settings_dict["NAME"]).startswith("test_"):
+        return  # the test database was never set up in this run
+    with request.getfixturevalue("django_db_blocker").unblock():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                           "WHERE datname = current_database() AND pid <> pg_backend_pid()")

@@ -1,0 +1,343 @@
+"""Turn deadlines (C-8, L-5): automatic legal moves, exactly once, surviving lost workers.
+
+The Celery tests start a real worker (and beat) in a subprocess against the
+test database and real Redis; nothing runs in eager mode. The embedded tests
+use the in-process asyncio timers of the Daphne process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import connection
+
+from config.celery import app as celery_app
+from games import clock, engine, services
+from games.engine import CHANCE
+from games.models import Match, Move
+from rooms import services as room_service
+from tests.rooms.conftest import make_room
+
+ROOT = Path(__file__).resolve().parents[2]
+SCALE = 0.1  # every turn lasts a tenth: the 10 s choice becomes 1 s
+TURN = 10 * SCALE
+
+
+def start_hokm4(alice, bob, charlie, dave, **rules):
+    room = make_room(alice, [bob, charlie, dave], rules={"middle_card": False, "turn_seconds": 10, **rules})
+    match = room_service.start(room, alice)
+    match.refresh_from_db()
+    return room, match
+
+
+def auto_moves(match):
+    return list(Move.objects.filter(match=match, actor=Move.Actor.CLOCK).order_by("seq"))
+
+
+def wait_until(predicate, timeout, step=0.05):
+    end = time.time() + timeout
+    while time.time() < end:
+        if predicate():
+            return True
+        time.sleep(step)
+    return predicate()
+
+
+def lateness(match_id, seq, deadline):
+    move = Move.objects.get(match_id=match_id, seq=seq)
+    return move.created_at.timestamp() - deadline
+
+
+# --- Celery ----------------------------------------------------------------------------------
+
+class Worker:
+    def __init__(self, queue: str, beat: bool, tmp: Path):
+        db = connection.settings_dict
+        env = {**os.environ,
+               "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
+                               f"{db['PORT'] or 5432}/{db['NAME']}",
+               "REDIS_URL": settings.REDIS_URL, "CELERY_QUEUE": queue, "DEADLINES": "celery",
+               "TURN_SCALE": str(SCALE), "BOT_DELAY": "0.05", "ROUND_PAUSE": "0.2", "SWEEP_SECONDS": "1",
+               "CACHE_PREFIX": f"celery-test-{queue}"}
+        self.log = tmp / f"worker-{uuid.uuid4().hex[:6]}.log"
+        args = [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-c", "1", "-Q", queue,
+                "-n", f"w-{uuid.uuid4().hex[:6]}@%h", "--without-gossip", "--without-mingle",
+                "--without-heartbeat", "-l", "info"]
+        if beat:
+            args += ["-B", "-s", str(tmp / f"beat-{uuid.uuid4().hex[:6]}")]
+        self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        if not wait_until(lambda: "ready." in self.log.read_text(), 30, 0.2):
+            self.stop()
+            raise AssertionError("the Celery worker did not start:\n" + self.log.read_text()[-3000:])
+
+    def received(self) -> int:
+        return len(re.findall(r"Task games\.tasks\.expire_turn\[[^]]+\] received", self.log.read_text()))
+
+    def finished(self, value: bool) -> int:
+        return len(re.findall(rf"Task games\.tasks\.expire_turn\[[^]]+\] succeeded in [0-9.]+s: {value}",
+                              self.log.read_text()))
+
+    def kill(self):
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def celery_mode(settings, tmp_path):
+    if not settings.REDIS_URL:
+        pytest.skip("needs Redis (REDIS_URL)")
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    settings.DEADLINES = "celery"
+    settings.TABLE = {**settings.TABLE, "TURN_SCALE": SCALE, "BOT_DELAY": 0.05, "ROUND_PAUSE": 0.2}
+    old_queue = celery_app.conf.task_default_queue
+    celery_app.conf.task_default_queue = queue
+    workers = []
+
+    def start(beat=False):
+        worker = Worker(queue, beat, tmp_path)
+        workers.append(worker)
+        return worker
+
+    yield start
+    for worker in workers:
+        worker.stop()
+    celery_app.conf.task_default_queue = old_queue
+
+
+pytestmark_celery = [pytest.mark.celery, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
+def test_c_8_a_timed_out_turn_gets_exactly_one_automatic_move_near_its_deadline(celery_mode, alice, bob, charlie,
+                                                                               dave, capsys):
+    celery_mode()
+    room, match = start_hokm4(alice, bob, charlie, dave)
+    hakem_deadline = min(float(t) for t in match.deadlines.values())
+    assert wait_until(lambda: auto_moves(match), TURN + 10)
+    first = auto_moves(match)[0]
+    assert first.action["type"] == "trump"  # the hakem's choice was made for him (C-8)
+    late = lateness(match.pk, first.seq, hakem_deadline)
+    assert -0.05 <= late < 1.5, late
+    # the turns after it time out too, one automatic move each, never two for one turn
+    assert wait_until(lambda: len(auto_moves(match)) >= 4, 4 * TURN + 10)
+    moves = list(Move.objects.filter(match=match).order_by("seq"))
+    assert [m.seq for m in moves] == list(range(1, len(moves) + 1))
+    game = engine.get("hokm4")
+    match.refresh_from_db()
+    assert game.result(match.state) is None and game.to_act(match.state)
+    with capsys.disabled():
+        print(f"\n[deadline lateness, Celery] first automatic move {late * 1000:.0f} ms after its deadline")
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
+def test_c_8_the_same_task_delivered_twice_applies_once(celery_mode, alice, bob, charlie, dave):
+    from games.tasks import expire_turn
+
+    worker = celery_mode()
+    room, match = start_hokm4(alice, bob, charlie, dave)
+    version = match.version
+    # Two more deliveries of the same (match, version) deadline, for when it is due.
+    due = max(0.0, min(float(t) for t in match.deadlines.values()) - time.time()) + 0.2
+    expire_turn.apply_async((match.pk, version), countdown=due)
+    expire_turn.apply_async((match.pk, version), countdown=due)
+    assert wait_until(lambda: worker.received() >= 3, TURN + 10)
+    assert wait_until(lambda: Match.objects.get(pk=match.pk).version > version, TURN + 5)
+    time.sleep(1.0)
+    applied = Move.objects.filter(match=match, seq=version + 1)
+    assert applied.count() == 1 and applied.get().actor == Move.Actor.CLOCK
+    # one delivery applied the move; the two others ran and did nothing (returned False)
+    assert wait_until(lambda: worker.finished(False) >= 2, 5), worker.log.read_text()[-2000:]
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
+def test_c_8_a_move_just_before_the_deadline_wins_and_the_late_task_does_nothing(celery_mode, alice, bob,
+                                                                                 charlie, dave):
+    worker = celery_mode()
+    room, match = start_hokm4(alice, bob, charlie, dave, turn_seconds=20)  # 2 s
+    seat = min(engine.get("hokm4").to_act(match.state))
+    deadline = float(match.deadlines[str(seat)])
+    time.sleep(max(0.0, deadline - time.time() - 0.3))
+    services.play(match.pk, {"type": "trump", "suit": "H"}, seat=seat, version=match.version)
+    assert wait_until(lambda: worker.received() >= 2, 5)  # the old task came, and the new one
+    time.sleep(max(0.0, deadline - time.time()) + 0.5)
+    first = Move.objects.get(match=match, seq=match.version + 1)
+    assert first.actor == Move.Actor.PLAYER and first.action == {"type": "trump", "suit": "H"}
+    assert not Move.objects.filter(match=match, seq=match.version + 1, actor=Move.Actor.CLOCK).exists()
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
+def test_c_8_a_worker_killed_holding_a_countdown_is_covered_by_the_sweep(celery_mode, alice, bob, charlie, dave):
+    worker = celery_mode()
+    room, match = start_hokm4(alice, bob, charlie, dave, turn_seconds=30)  # 3 s
+    assert wait_until(lambda: worker.received() >= 1, 5)  # it holds the countdown task in memory
+    worker.kill()  # the task dies with it; Redis would hand it out again only after the visibility timeout
+    deadline = min(float(t) for t in match.deadlines.values())
+    celery_mode(beat=True)  # a new worker with beat: the sweep runs every second
+    assert wait_until(lambda: auto_moves(match), 3 * TURN + 15)
+    late = lateness(match.pk, auto_moves(match)[0].seq, deadline)
+    assert late < 5, late  # the sweep's grace (2 s) plus its period (1 s), give or take
+
+
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
+def test_l_5_a_disconnected_players_turns_keep_being_played_until_he_returns(celery_mode, alice):
+    """Nobody is connected: the absent player's turns are played for him (the three bots play theirs)."""
+    celery_mode()
+    room = room_service.create_room(alice, "hokm4", {"turn_seconds": 10, "middle_card": False})
+    for seat in (2, 3, 4):
+        room_service.set_bot(room, alice, seat)
+    match = room_service.start(room, alice)
+    assert wait_until(lambda: len(auto_moves(match)) >= 3, 8 * TURN + 15)
+    seats = {m.seat for m in auto_moves(match)}
+    assert seats == {1}  # only the absent human's turns are automatic; bots play as bots
+    assert Move.objects.filter(match=match, actor=Move.Actor.BOT).exists()
+    # he returns and plays himself: his move is his own, not the clock's
+    game = engine.get("hokm4")
+    for _ in range(200):
+        match.refresh_from_db()
+        if 1 in game.to_act(match.state):
+            try:
+                services.play(match.pk, game.legal_actions(match.state, 1)[0], user=alice, version=match.version)
+                break
+            except services.PlayError:
+                continue
+        time.sleep(0.02)
+    assert Move.objects.filter(match=match, seat=1, actor=Move.Actor.PLAYER).exists()
+
+
+# --- the embedded default: in-process timers -----------------------------------------------------
+
+@pytest.fixture
+def embedded_mode(settings):
+    settings.DEADLINES = "inprocess"
+    settings.TABLE = {**settings.TABLE, "TURN_SCALE": SCALE, "BOT_DELAY": 0.05, "ROUND_PAUSE": 0.2}
+    yield
+    clock.cancel_all()
+
+
+async def _bind():
+    clock.bind_loop(asyncio.get_running_loop())
+
+
+async def await_until(predicate, timeout):
+    end = time.time() + timeout
+    while time.time() < end:
+        if await sync_to_async(predicate)():
+            return True
+        await asyncio.sleep(0.05)
+    return await sync_to_async(predicate)()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(60)
+async def test_c_8_embedded_a_timed_out_turn_gets_one_automatic_move(embedded_mode, alice, bob, charlie, dave,
+                                                                    capsys):
+    await _bind()
+    room, match = await sync_to_async(start_hokm4)(alice, bob, charlie, dave)
+    deadline = min(float(t) for t in match.deadlines.values())
+    assert await await_until(lambda: auto_moves(match), TURN + 5)
+    first = (await sync_to_async(auto_moves)(match))[0]
+    late = await sync_to_async(lateness)(match.pk, first.seq, deadline)
+    assert -0.05 <= late < 0.5, late
+    assert await await_until(lambda: len(auto_moves(match)) >= 3, 3 * TURN + 5)
+    seqs = await sync_to_async(lambda: list(Move.objects.filter(match=match).values_list("seq", flat=True)))()
+    assert seqs == list(range(1, len(seqs) + 1))
+    with capsys.disabled():
+        print(f"\n[deadline lateness, embedded] first automatic move {late * 1000:.0f} ms after its deadline")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_c_8_embedded_a_duplicate_or_stale_expiry_does_nothing(embedded_mode, alice, bob, charlie, dave):
+    room, match = start_hokm4(alice, bob, charlie, dave)
+    version = match.version
+    # Not due yet: an early timer does nothing.
+    assert services.expire(match.pk, version) is None
+    Match.objects.filter(pk=match.pk).update(deadlines={k: time.time() - 1 for k in match.deadlines})
+    assert services.expire(match.pk, version) is not None
+    assert services.expire(match.pk, version) is None  # the same deadline again: stale
+    assert Match.objects.get(pk=match.pk).version == version + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_c_8_embedded_a_move_before_the_deadline_wins(embedded_mode, alice, bob, charlie, dave):
+    room, match = start_hokm4(alice, bob, charlie, dave)
+    seat = min(engine.get("hokm4").to_act(match.state))
+    services.play(match.pk, {"type": "trump", "suit": "D"}, seat=seat, version=match.version)
+    Match.objects.filter(pk=match.pk).update(deadlines={k: time.time() - 1 for k in match.deadlines})
+    assert services.expire(match.pk, match.version) is None  # the old deadline's version is gone
+    assert Move.objects.get(match=match, seq=match.version + 1).actor == Move.Actor.PLAYER
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(60)
+async def test_c_8_embedded_lost_timers_are_covered_by_the_sweep(embedded_mode, alice, bob, charlie, dave):
+    room, match = await sync_to_async(start_hokm4)(alice, bob, charlie, dave)  # no loop bound: no timer armed
+    await asyncio.sleep(TURN + 2.2)  # past the deadline and the sweep's grace
+    assert not await sync_to_async(auto_moves)(match)
+    moved = await sync_to_async(services.sweep)()
+    assert moved >= 1
+    assert await sync_to_async(auto_moves)(match)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(60)
+async def test_l_5_embedded_an_absent_players_turns_keep_being_played(embedded_mode, alice):
+    await _bind()
+
+    def setup():
+        room = room_service.create_room(alice, "hokm4", {"turn_seconds": 10, "middle_card": False})
+        for seat in (2, 3, 4):
+            room_service.set_bot(room, alice, seat)
+        return room_service.start(room, alice)
+
+    match = await sync_to_async(setup)()
+    assert await await_until(lambda: len(auto_moves(match)) >= 3, 8 * TURN + 10)
+    assert {m.seat for m in await sync_to_async(auto_moves)(match)} == {1}
+
+
+def test_c_8_hokm2_drafting_seats_each_keep_their_own_deadline(transactional_db, alice, bob, settings):
+    settings.DEADLINES = "inprocess"
+    room = make_room(alice, [bob], game="hokm2", rules={"turn_seconds": 10})
+    match = room_service.start(room, alice)
+    match.refresh_from_db()
+    game = engine.get("hokm2")
+    seat = min(game.to_act(match.state))
+    services.play(match.pk, game.auto_action(match.state, seat), seat=seat, version=match.version)  # trump
+    match.refresh_from_db()
+    assert game.to_act(match.state) == {1, 2}
+    first = dict(match.deadlines)
+    time.sleep(0.05)
+    services.play(match.pk, {"type": "draft", "take": True}, seat=1, version=match.version)
+    match.refresh_from_db()
+    assert match.deadlines["2"] == first["2"]  # seat 2's clock did not restart when seat 1 drafted
+    assert match.deadlines["1"] > first["1"]
+    assert CHANCE not in game.to_act(match.state)
