@@ -33,6 +33,9 @@ def dave(make_user):
 def _close_stray_connections(request):
     """Worker threads (sync_to_async) and killed subprocesses may leave sessions
     on the test database; end them so that it can be dropped at the end."""
+    if request.config.pluginmanager.hasplugin("django") and not request.config.getoption("collectonly"):
+        # Set the test database up first, so that this teardown runs before its own.
+        request.getfixturevalue("django_db_setup")
     yield
     if not request.config.pluginmanager.hasplugin("django"):
         return

@@ -189,3 +189,25 @@ async def test_r_5_reactions_faster_than_one_per_eight_seconds_are_refused(conne
     await conns[0].wait_for(lambda f: f["type"] == "reaction" and f["seat"] == 2)
     await conns[2].pump(0.1)
     assert [f["reaction"] for f in conns[2].frames if f["type"] == "reaction"] == ["clap", "heart"]
+
+
+async def test_a_socket_from_a_foreign_origin_is_refused(alice, bob):
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    room = await sync_to_async(make_room)(alice, [bob], game="hokm2")
+    comm = WebsocketCommunicator(application, f"/ws/table/{room.code}/",
+                                 headers=[(b"origin", b"https://evil.example")])
+    connected, _ = await comm.connect(timeout=5)
+    assert not connected
+
+
+async def test_a_socket_for_an_unknown_room_is_closed():
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    comm = WebsocketCommunicator(application, "/ws/table/nosuchroom/", headers=[(b"origin", b"http://testserver")])
+    connected, code = await comm.connect(timeout=5)
+    assert not connected and code == 4404
