@@ -108,7 +108,11 @@ async def connect():
         conn = Conn(comm, name or (user.username if user else "visitor"))
         conn.session_key = key
         opened.append(conn)
-        await conn.pump(0.2)
+        # The server greets with the room, then the state when a match exists.
+        first = await conn.wait_for(lambda f: f["type"] == "room")
+        if first["room"]["match"] is not None:
+            await conn.wait_for(lambda f: f["type"] == "state")
+        conn.seen = 0
         return conn
 
     yield open_

@@ -102,9 +102,14 @@ async def test_two_simultaneous_moves_for_one_turn_apply_exactly_once(connect, a
     a, b = legal[0], legal[-1]
     await asyncio.gather(player.send({"type": "act", "action": a, "v": v_before}),
                          second_tab.send({"type": "act", "action": b, "v": v_before}))
-    await asyncio.sleep(0.5)
-    await player.pump(0.2)
-    await second_tab.pump(0.2)
+    for _ in range(100):  # until both answers are in: one state, one error
+        await player.pump(0.05)
+        await second_tab.pump(0.05)
+        if any(f["type"] == "error" for f in player.frames + second_tab.frames):
+            break
+    await asyncio.sleep(0.3)
+    await player.pump(0.05)
+    await second_tab.pump(0.05)
     v_after, _, moves_after = await snapshot(room)
     assert (v_after, moves_after) == (v_before + 1, moves_before + 1)
     errors = [f for f in player.frames + second_tab.frames if f["type"] == "error"]
