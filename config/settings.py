@@ -161,7 +161,8 @@ if REDIS_URL:
             # RedisChannelLayer, which also dropped broadcasts under load.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL}],
+                # redis-py 8 caps an async pool at 100 connections unless told otherwise.
+                "hosts": [{"address": REDIS_URL, "max_connections": env_int("REDIS_MAX_CONNECTIONS", 500)}],
             },
         }
     }

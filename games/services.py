@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 # The provably fair deal (F-1..F-5) replaces the deal stream in a later issue.
 _draw_random = secrets.SystemRandom()
 _deal_random = secrets.SystemRandom()
+_pace_random = secrets.SystemRandom()  # bots' pauses: nothing to do with the cards
 
 DEFAULT_TURN_SECONDS = 30
 
@@ -257,7 +258,9 @@ def _set_deadlines(match: Match, game, previous: dict) -> None:
         if seat == CHANCE:
             deadlines[key] = now + float(settings.TABLE["ROUND_PAUSE"])
         elif _is_bot(match, seat):
-            deadlines[key] = previous.get(key) or now + float(settings.TABLE["BOT_DELAY"])
+            # A human-looking pause: the configured delay, give or take a third.
+            delay = float(settings.TABLE["BOT_DELAY"]) * _pace_random.uniform(0.67, 1.33)
+            deadlines[key] = previous.get(key) or now + delay
         else:
             deadlines[key] = previous.get(key) or now + turn_seconds(match)
     match.deadlines = deadlines
