@@ -277,13 +277,18 @@ SPECTACULAR_SETTINGS = {
 # --- Game platform -----------------------------------------------------------------
 TABLE = {
     "REACTION_INTERVAL": 8.0,  # one reaction per player every eight seconds
-    "PRESENCE_TTL": 30,  # a dead tab's presence expires within 45 s
+    # a dead tab's entry expires after PRESENCE_TTL; the next heartbeat
+    # of any tab at the table (every HEARTBEAT_SECONDS, checked at most every
+    # half heartbeat) notices it: right again within 25 + 10 + 5 = 40 s.
+    "PRESENCE_TTL": 25,
     "HEARTBEAT_SECONDS": 10,
     "BOT_DELAY": float(env_str("BOT_DELAY", "0.9")),  # a bot's human-looking pause, seconds
     "ROUND_PAUSE": float(env_str("ROUND_PAUSE", "4")),  # C-7: the result shows, then the next deal
     # Multiplies every turn's time (C-8); below 1 only to speed up tests and demos.
     "TURN_SCALE": float(env_str("TURN_SCALE", "1")),
     "MAX_FRAME_BYTES": 4096,
+    "FRAME_BURST": 40,  # frames a connection may send at once ...
+    "FRAME_RATE": 8.0,  # ... and per second after that
 }
 
 LOGGING = {

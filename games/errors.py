@@ -17,6 +17,7 @@ MESSAGES = {
     "frame_too_large": _("That message is too large."),
     "unknown_type": _("Unknown message type."),
     "too_soon": _("Please wait before reacting again."),
+    "rate_limited": _("Too many messages; slow down."),
     "bad_reaction": _("Unknown reaction."),
     "not_creator": _("Only the room's creator can do that."),
     "not_ready": _("Every guest must be ready first."),

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import uuid
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.core.cache import cache
 
 from games import clock
 from games import services as play_service
@@ -74,7 +76,24 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # --- incoming ---------------------------------------------------------------
 
+    def _allow_frame(self) -> bool:
+        """A token bucket per connection: a burst of FRAME_BURST frames, then
+        FRAME_RATE per second. A flood is refused without touching the database."""
+        now = time.monotonic()
+        burst, rate = settings.TABLE["FRAME_BURST"], settings.TABLE["FRAME_RATE"]
+        self._tokens = min(burst, getattr(self, "_tokens", burst) + (now - getattr(self, "_stamp", now)) * rate)
+        self._stamp = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
     async def receive(self, text_data=None, bytes_data=None):
+        if not self._allow_frame():
+            self._refused = getattr(self, "_refused", 0) + 1
+            if self._refused % 20 == 1:  # say it once in a while, not for every dropped frame
+                await self._error(PlayError("rate_limited"))
+            return
         if text_data is None:
             return await self._error(PlayError("bad_frame", "binary frames are not accepted"))
         if len(text_data.encode()) > settings.TABLE["MAX_FRAME_BYTES"]:
@@ -99,8 +118,11 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def on_ping(self, frame):
         await self._beat()
         await self.send_json({"type": "pong"})
-        # Any live tab's heartbeat notices a dead one's expiry (R-7).
-        await database_sync_to_async(broadcast.presence_changed)(self.code)
+        # Any live tab's heartbeat notices a dead one's expiry (R-7); one
+        # check per room every half heartbeat is enough.
+        if await database_sync_to_async(cache.add)(f"presence-check:{self.code}", 1,
+                                                   timeout=presence.heartbeat_seconds() / 2):
+            await database_sync_to_async(broadcast.presence_changed)(self.code)
 
     async def on_sync(self, frame):
         await self._send_room()

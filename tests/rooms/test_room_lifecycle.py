@@ -62,7 +62,7 @@ async def test_r_7_a_dead_tab_drops_out_of_the_count(connect, alice, bob, settin
 
 def test_r_7_the_production_timings_heal_within_45_seconds(settings):
     table = settings.TABLE
-    assert table["PRESENCE_TTL"] + table["HEARTBEAT_SECONDS"] <= 45
+    assert table["PRESENCE_TTL"] + table["HEARTBEAT_SECONDS"] * 1.5 <= 45
 
 
 def test_r_4_presence_is_connected_then_connecting_then_disconnected(settings):
@@ -72,7 +72,7 @@ def test_r_4_presence_is_connected_then_connecting_then_disconnected(settings):
     store.touch("r-4-room", "conn-1", "u:1", 1, now)
     seated = {1: "u:1", 2: "u:2"}
     assert presence.snapshot("r-4-room", seated, now + 5)["seats"] == {1: "connected", 2: "disconnected"}
-    assert presence.snapshot("r-4-room", seated, now + 25)["seats"][1] == "connecting"
+    assert presence.snapshot("r-4-room", seated, now + 23)["seats"][1] == "connecting"
     assert presence.snapshot("r-4-room", seated, now + 45)["seats"][1] == "disconnected"
     store.drop("r-4-room", "conn-1")
 

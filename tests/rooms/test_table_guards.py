@@ -216,3 +216,16 @@ async def test_a_socket_for_an_unknown_room_is_closed():
     comm = WebsocketCommunicator(application, "/ws/table/nosuchroom/", headers=[(b"origin", b"http://testserver")])
     connected, code = await comm.connect(timeout=5)
     assert not connected and code == 4404
+
+
+async def test_a_flood_of_frames_is_refused_without_reaching_the_game(connect, alice, bob):
+    room = await sync_to_async(make_room)(alice, [bob], game="hokm2")
+    conn = await connect(room, alice)
+    for _ in range(120):
+        await conn.send({"type": "ping"})
+    limited = await conn.wait_for(lambda f: f["type"] == "error" and f["code"] == "rate_limited", timeout=60)
+    assert limited["message"]
+    while await conn.pump(1.0):
+        pass
+    pongs = sum(1 for f in conn.frames if f["type"] == "pong")
+    assert 40 <= pongs < 100  # the burst and what trickled in meanwhile; the rest was dropped
