@@ -1,0 +1,59 @@
+"""The play service around the engine: seats moved by the draw, rounds and the move log."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import engine, services
+from games.models import Match, Move, Round
+from rooms import services as room_service
+from rooms.models import Seat
+from tests.rooms.conftest import make_room
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_h4_x6_partners_by_ace_draw_move_the_players_to_their_new_seats(monkeypatch, alice, bob, charlie, dave,
+                                                                         settings):
+    settings.DEADLINES = "inprocess"
+
+    def draw_order(deck):
+        # D-1: the first card to seat 1 (an ace: hakem), the next to seat 4 (an ace: his partner)
+        rest = [c for c in deck if c not in ("AS", "AH")]
+        deck[:] = ["AS", "AH", *rest]
+
+    monkeypatch.setattr(services._draw_random, "shuffle", draw_order)
+    room = make_room(alice, [bob, charlie, dave], rules={"ace_partners": True})
+    match = room_service.start(room, alice)
+    match.refresh_from_db()
+    # dave (seat 4) drew the partner's ace: he now sits opposite alice, charlie takes his place
+    assert Seat.objects.get(room=room, number=3).user == dave
+    assert Seat.objects.get(room=room, number=4).user == charlie
+    assert match.seat_of_user(dave.pk) == 3 and match.seat_of_user(charlie.pk) == 4
+    swap = Move.objects.get(match=match, seq=1).events
+    assert any(e["type"] == "swap_seats" for e in swap)
+
+
+def test_every_deal_opens_a_round_and_its_last_card_closes_it(alice, bob, settings):
+    settings.DEADLINES = "inprocess"
+    room = make_room(alice, [bob], game="hokm2")
+    match = room_service.start(room, alice)
+    game = engine.get("hokm2")
+    for _ in range(200):
+        match.refresh_from_db()
+        if game.round_over(match.state) or not game.to_act(match.state):
+            break
+        seat = min(game.to_act(match.state))
+        services.play(match.pk, game.auto_action(match.state, seat), seat=seat, version=match.version)
+    rounds = list(Round.objects.filter(match=match))
+    assert len(rounds) == 1 and rounds[0].last_seq == Match.objects.get(pk=match.pk).version
+    assert any(e["type"] in {"round_won"} for e in rounds[0].result["events"])
+
+
+def test_moves_are_append_only(alice, bob, settings):
+    settings.DEADLINES = "inprocess"
+    room = make_room(alice, [bob], game="hokm2")
+    match = room_service.start(room, alice)
+    move = Move.objects.filter(match=match).first()
+    with pytest.raises(ValueError):
+        move.save()
