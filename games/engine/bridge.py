@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from . import CHANCE
 from .cards import DECK52, POWER, check_permutation, sort_hand
 from .errors import IllegalAction
+from .options import validate as validate_options
 from .seats import next_seat, partner, team_of
 from .tricks import overtakes_by_cut, playable, winning_index
 
@@ -521,17 +522,8 @@ class Bridge:
     }
 
     # -- metadata --------------------------------------------------------
-    def validate_rules(self, rules: dict | None) -> dict:
-        rules = dict(rules or {})
-        out = {}
-        for key, option in self.RULE_OPTIONS.items():
-            value = rules.pop(key, option["default"])
-            if value not in option["choices"] or isinstance(value, bool):
-                raise IllegalAction("bad_rules", f"{key}={value!r} is not one of {option['choices']}.")
-            out[key] = value
-        if rules:
-            raise IllegalAction("bad_rules", f"Unknown table rules: {sorted(rules)}.")
-        return out
+    def validate_rules(self, rules=None) -> dict:
+        return validate_options(self.RULE_OPTIONS, rules)
 
     def team_of(self, seat: int) -> int:
         return team_of(seat, PLAYERS)

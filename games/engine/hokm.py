@@ -49,6 +49,7 @@ from __future__ import annotations
 from . import CHANCE
 from .cards import DECK52, POWER, SUITS, check_permutation, sort_hand, suit_of
 from .errors import IllegalAction
+from .options import validate as validate_options
 from .seats import clockwise_from, in_order_from, next_seat, partner, team_of
 from .tricks import overtakes_by_cut, playable, winning_index
 
@@ -80,22 +81,7 @@ class _Hokm:
     # ------------------------------------------------------------------ rules
 
     def validate_rules(self, rules=None) -> dict:
-        if rules is None:
-            rules = {}
-        if not isinstance(rules, dict):
-            raise IllegalAction("bad_rules", "Table rules must be a dict.")
-        out = {}
-        for key, value in rules.items():
-            spec = self.RULE_OPTIONS.get(key)
-            if spec is None:
-                raise IllegalAction("bad_rules", f"Unknown table rule {key!r}.")
-            # `1 == True` in Python: compare types too.
-            if not any(type(value) is type(c) and value == c for c in spec["choices"]):
-                raise IllegalAction("bad_rules", f"Table rule {key!r} cannot be {value!r}.")
-            out[key] = value
-        for key, spec in self.RULE_OPTIONS.items():
-            out.setdefault(key, spec["default"])
-        return out
+        return validate_options(self.RULE_OPTIONS, rules)
 
     def team_of(self, seat: int) -> int:
         return team_of(seat, self.players)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from . import CHANCE
 from .cards import BLACK_JOKER, DECK52, DECK54, JOKERS, POWER, RED_JOKER, SUITS, check_permutation, sort_hand
 from .errors import IllegalAction
+from .options import validate as validate_options
 from .seats import in_order_from, next_seat
 from .seats import team_of as _team_of
 from .tricks import overtakes_by_cut, playable, winning_index
@@ -113,19 +114,8 @@ class _Shelem:
 
     # -- metadata ---------------------------------------------------------
 
-    def validate_rules(self, rules: dict | None) -> dict:
-        if rules is not None and not isinstance(rules, dict):
-            raise IllegalAction("bad_rules", "Table rules are a dict.")
-        rules = dict(rules or {})
-        out = {}
-        for key, option in self.RULE_OPTIONS.items():
-            value = rules.pop(key, option["default"])
-            if not any(type(value) is type(c) and value == c for c in option["choices"]):
-                raise IllegalAction("bad_rules", f"{key}={value!r} is not one of {option['choices']}.")
-            out[key] = value
-        if rules:
-            raise IllegalAction("bad_rules", f"Unknown table rules: {sorted(rules)}.")
-        return out
+    def validate_rules(self, rules=None) -> dict:
+        return validate_options(self.RULE_OPTIONS, rules)
 
     def team_of(self, seat: int) -> int:
         return _team_of(seat, self.players)
