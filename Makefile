@@ -41,7 +41,8 @@ browser:
 	@command -v chromium >/dev/null || bash scripts/ensure_chromium.sh
 
 test: $(STAMP) lint messages services browser
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(VENV)/bin/pytest $(PYTEST_ARGS)
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_PREFIX=test-$$(date +%s%N) \
+		$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) bench/engine.py

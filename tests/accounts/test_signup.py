@@ -89,3 +89,14 @@ def test_preferences_are_saved(client, alice):
     alice.profile.refresh_from_db()
     assert (alice.profile.show_online, alice.profile.card_sounds, alice.profile.hide_reactions) == (False, True, True)
     assert alice.profile.language == "en"
+
+
+@pytest.mark.django_db
+def test_failed_sign_ins_are_rate_limited(client, alice):
+    client.cookies["lang"] = "en"
+    for _ in range(6):
+        response = client.post(reverse("account_login"), {"login": "alice", "password": "wrong-password"})
+    assert "Too many failed login attempts" in response.content.decode()
+    # allauth's login_failed limit (5 per 5 minutes per user): even the right password is refused now
+    response = client.post(reverse("account_login"), {"login": "alice", "password": "correct-horse-battery"})
+    assert response.status_code == 200 and not response.context["user"].is_authenticated

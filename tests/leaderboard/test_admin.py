@@ -40,6 +40,7 @@ def test_ledger_entries_are_read_only_in_the_admin(client, moderator, match):
 
 
 def test_l_6_a_moderator_voids_a_match_from_the_entries(client, moderator, match):
+    client.cookies["lang"] = "en"
     client.force_login(moderator)
     url = reverse("admin:leaderboard_ledgerentry_changelist")
     pks = list(LedgerEntry.objects.filter(match=match).values_list("pk", flat=True))[:2]
