@@ -7,6 +7,7 @@ import json
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from accounts.templatetags.persian import localise_digits
 from games import engine
 from games.models import GAME_CHOICES
 
@@ -25,6 +26,37 @@ RULE_LABELS = {
 }
 
 
+def choice_label(name: str, value) -> str:
+    """How one value of a table rule reads in the form and on the table."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return str(_("on") if value else _("off"))
+    if name == "lead":
+        # SH-11: a multiple of the round's points, 165 (200 with jokers).
+        return "—" if not value else str(_("%(plain)s (%(jokers)s with jokers)") % {
+            "plain": localise_digits(value * 165), "jokers": localise_digits(value * 200)})
+    if name == "turn_seconds":
+        return str(_("%(n)s s") % {"n": localise_digits(value)})
+    return localise_digits(value)
+
+
+def rule_items(game: str, rules: dict | None) -> list[dict]:
+    """A room's table rules as label and value, for the lobby and the table (R-1)."""
+    try:
+        definition = engine.get(game)
+    except Exception:  # noqa: BLE001 - a game whose engine is not built yet
+        return []
+    rules = rules or {}
+    items = []
+    for name, spec in definition.RULE_OPTIONS.items():
+        value = rules.get(name, spec["default"])
+        items.append({"name": name, "label": RULE_LABELS.get(name, name.replace("_", " ")),
+                      "value": value, "text": choice_label(name, value),
+                      "boolean": isinstance(value, bool)})
+    return items
+
+
 def rule_field(name: str, spec: dict) -> forms.Field:
     choices = spec["choices"]
     label = RULE_LABELS.get(name, name.replace("_", " "))
@@ -32,7 +64,7 @@ def rule_field(name: str, spec: dict) -> forms.Field:
         return forms.BooleanField(label=label, required=False, initial=spec["default"])
     return forms.TypedChoiceField(
         label=label,
-        choices=[(json.dumps(c), "—" if c is None else str(c)) for c in choices],
+        choices=[(json.dumps(c), choice_label(name, c)) for c in choices],
         coerce=json.loads,
         initial=json.dumps(spec["default"]),
     )

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import engine
@@ -12,11 +15,27 @@ from games.errors import PlayError
 from games.models import GAME_CHOICES
 
 from . import services
-from .forms import CreateRoomForm
+from .forms import CreateRoomForm, rule_items
 from .models import Room
+
+ROOM_LINK = re.compile(r"(?:/rooms/)?([a-z0-9]{4,12})/?(?:[?#].*)?$")
+
+
+def room_code_from(text: str) -> str | None:
+    """The room code in a pasted room link ("https://…/rooms/abcd2345/") or a bare code."""
+    match = ROOM_LINK.search((text or "").strip().lower())
+    return match.group(1) if match else None
 
 
 def lobby(request):
+    if "join" in request.GET:
+        # "Join by link" without JavaScript: the pasted link or code, checked here.
+        code = room_code_from(request.GET["join"])
+        room = Room.objects.filter(code=code).first() if code else None
+        if room is not None:
+            return redirect(room)
+        messages.error(request, _("No room has that link or code."))
+        return redirect("rooms:lobby")
     game = request.GET.get("game")
     rooms = Room.objects.select_related("creator").prefetch_related("seats") \
         .filter(is_private=False, status__in=[Room.Status.WAITING, Room.Status.PLAYING])
@@ -25,11 +44,18 @@ def lobby(request):
     forms = {}
     for name in engine.GAMES:
         try:
-            forms[name] = CreateRoomForm(game=name)
+            forms[name] = CreateRoomForm(game=name, auto_id=f"id_{name}_%s", label_suffix="")
         except Exception:  # noqa: BLE001 - a game whose engine is not built yet
             continue
+    rooms = list(rooms[:100])
+    for item in rooms:
+        seats = list(item.seats.all())
+        item.seat_list = seats
+        item.free_seats = sum(1 for s in seats if s.is_empty)
+        item.rule_items = rule_items(item.game, item.rules)
     return render(request, "rooms/lobby.html", {
-        "rooms": rooms[:100], "forms": forms, "games": GAME_CHOICES, "selected": game or "hokm4",
+        "rooms": rooms, "forms": forms, "games": GAME_CHOICES,
+        "selected": game if game in forms else "hokm4", "filter": game if game in engine.GAMES else "",
     })
 
 
@@ -65,4 +91,7 @@ def room(request, code):
         # Spectators are counted per browser (R-7): give anonymous visitors a session.
         request.session["visitor"] = True
         request.session.save()
-    return render(request, "rooms/room.html", {"room": room, "watch": request.GET.get("watch") == "1"})
+    return render(request, "rooms/room.html", {
+        "room": room, "watch": request.GET.get("watch") == "1",
+        "rule_items": rule_items(room.game, room.rules),
+    })

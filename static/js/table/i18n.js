@@ -1,0 +1,28 @@
+// Django's JavaScript catalog (/jsi18n/, loaded before the modules) provides
+// gettext, ngettext and interpolate; without it the English text stands.
+const gettext = window.gettext || ((s) => s);
+const interpolateFn = window.interpolate || ((fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_, k) => obj[k]));
+
+export const LANG = (document.documentElement.lang || "fa").toLowerCase();
+export const RTL = document.documentElement.dir === "rtl";
+const FA_DIGITS = "۰۱۲۳۴۵۶۷۸۹";
+
+/** A number with Persian digits in Persian (DESIGN.md), a true minus sign. */
+export function num(value) {
+  let text = String(value);
+  if (LANG.startsWith("fa")) text = text.replace(/[0-9]/g, (d) => FA_DIGITS[d]);
+  return text.replace(/-/g, "−");
+}
+
+/** +50 / −120 / 0, isolated left-to-right so the sign stays before the digits in Persian. */
+export function signed(value) {
+  const text = value > 0 ? `+${num(value)}` : num(value);
+  return `\u2066${text}\u2069`;
+}
+
+/** interpolate(gettext("..."), {name: ...}, true) */
+export function fmt(text, values) {
+  return interpolateFn(text, values, true);
+}
+
+export { gettext };

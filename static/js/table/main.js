@@ -1,0 +1,288 @@
+// The table page: one socket, one state, everything rendered from it
+// (docs/protocol.md). Waiting room, play and the match's end are one page.
+import { h, fill } from "./dom.js";
+import { teamOf } from "./geometry.js";
+import { fmt, gettext } from "./i18n.js";
+import { playSound, setSoundEnabled, soundEnabled, unlockAudio } from "./sound.js";
+import { TableSocket } from "./socket.js";
+import { Renderer } from "./render.js";
+
+const REACTION_WAIT_MS = 8000; // R-5
+const ROUND_BANNER_MS = 3500;
+const ROUND_BANNER_DELAY_MS = 800;
+
+function readConfig(el) {
+  const d = el.dataset;
+  return {
+    code: d.code,
+    game: d.game,
+    gameName: d.gameName || d.game,
+    players: Number(d.players) || 4,
+    wsPath: d.ws,
+    user: d.user || null,
+    authenticated: d.authenticated === "true",
+    sounds: d.sounds !== "false",
+    hideReactions: d.hideReactions === "true",
+    fourColour: d.fourColour === "true",
+    lobbyUrl: d.lobbyUrl,
+    loginUrl: d.loginUrl,
+    rulesUrl: d.rulesUrl,
+    roomUrl: d.roomUrl,
+    watch: d.watch === "true",
+  };
+}
+
+class App {
+  constructor(root) {
+    this.root = root;
+    this.cfg = readConfig(root);
+    this.room = null;
+    this.you = { user: this.cfg.user, seat: null };
+    this.frame = null; // the last accepted state frame
+    this.match = null;
+    this.v = -1;
+    this.offset = 0; // server clock minus ours, ms
+    this.pending = null; // {v, ref} of an act in flight: the cards wait for the answer
+    this.refCounter = 0;
+    this.discardSel = new Set();
+    this.autoCards = new Set(); // cards the clock played (a small clock mark)
+    this.cutCards = new Set(); // cards that cut this round (R-11)
+    this.roundBanner = null; // {events, until}
+    this.reactionsHidden = this.cfg.hideReactions;
+    this.reactUntil = 0;
+    this.earlyMode = false;
+    setSoundEnabled(this.cfg.sounds);
+    this.renderer = new Renderer(this);
+    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+    this.socket = new TableSocket(`${scheme}://${window.location.host}${this.cfg.wsPath}`, {
+      onFrame: (frame) => this.onFrame(frame),
+      onStatus: (status) => this.onStatus(status),
+    });
+    document.addEventListener("pointerdown", () => unlockAudio(), { passive: true });
+    document.addEventListener("keydown", () => unlockAudio());
+    window.takhteh = { app: this, sent: this.socket.sent };
+    this.render();
+    this.socket.connect();
+    this.ticker = setInterval(() => this.renderer.tick(), 250);
+  }
+
+  // --- what the page knows ------------------------------------------------
+
+  get view() {
+    return this.frame ? this.frame.view : null;
+  }
+
+  get players() {
+    if (this.view) return this.view.players;
+    if (this.room) return this.room.seats.length;
+    return this.cfg.players;
+  }
+
+  get game() {
+    return (this.room && this.room.game) || this.cfg.game;
+  }
+
+  /** The seat at the bottom: the viewer's own, else seat 1 (spectators). */
+  get viewer() {
+    if (this.view && this.view.viewer) return this.view.viewer;
+    return this.you.seat || null;
+  }
+
+  get mode() {
+    return this.room ? this.room.status : "loading";
+  }
+
+  get connected() {
+    return this.socket.open;
+  }
+
+  get isCreator() {
+    return Boolean(this.room && this.cfg.user && this.room.creator === this.cfg.user);
+  }
+
+  /** The match on screen: during play and after its end (not an old one behind a waiting room). */
+  get liveFrame() {
+    if (!this.frame || !this.room) return null;
+    if (this.room.status === "waiting") return null;
+    if (this.room.match && this.frame.match !== this.room.match) return null;
+    return this.frame;
+  }
+
+  seat(number) {
+    return (this.room && this.room.seats.find((s) => s.number === number)) || null;
+  }
+
+  name(number) {
+    const seat = this.seat(number);
+    if (!seat) return fmt(gettext("Seat %(n)s"), { n: number });
+    if (seat.user) return seat.user;
+    if (seat.bot) return gettext("Bot");
+    return gettext("Empty seat");
+  }
+
+  team(seat) {
+    return teamOf(seat, this.players);
+  }
+
+  /** Legal actions of the viewer now, or [] when the cards must wait (disconnected, in flight). */
+  legal() {
+    const frame = this.liveFrame;
+    if (!frame || frame.status !== "active" || !this.connected) return [];
+    if (this.pending && this.pending.v === frame.v) return [];
+    return frame.view.legal || [];
+  }
+
+  legalOf(type) {
+    return this.legal().filter((a) => a.type === type);
+  }
+
+  // --- frames ---------------------------------------------------------------
+
+  onStatus(status) {
+    if (status !== "open") this.pending = null;
+    this.render();
+  }
+
+  onFrame(frame) {
+    switch (frame.type) {
+      case "room":
+        this.room = frame.room;
+        this.you = frame.you || this.you;
+        this.render();
+        break;
+      case "state":
+        this.onState(frame);
+        break;
+      case "reaction":
+        if (!this.reactionsHidden) this.renderer.popReaction(frame.seat, frame.reaction);
+        break;
+      case "confirm_leave":
+        this.renderer.openLeaveDialog(frame.cost);
+        break;
+      case "left":
+        window.location.href = this.cfg.lobbyUrl;
+        break;
+      case "error":
+        this.onError(frame);
+        break;
+      default:
+        break; // pong, and anything newer than this page
+    }
+  }
+
+  onState(frame) {
+    const newMatch = frame.match !== this.match;
+    if (newMatch) {
+      this.match = frame.match;
+      this.v = -1;
+      this.autoCards.clear();
+      this.cutCards.clear();
+      this.roundBanner = null;
+      this.discardSel.clear();
+    }
+    // Versions (docs/protocol.md): older frames are stale; an equal one is only
+    // taken when it is a full resend (after a seat change or a resync).
+    if (frame.v < this.v || (frame.v === this.v && !frame.full)) return;
+    const animate = !newMatch && this.frame !== null && frame.v === this.v + 1 && !frame.full;
+    const previous = this.frame;
+    this.v = frame.v;
+    this.offset = frame.server_time - Date.now();
+    this.frame = frame;
+    if (this.pending && this.pending.v !== frame.v) this.pending = null;
+    const events = frame.events || [];
+    this.noteEvents(events, previous);
+    if (frame.view.phase !== "discard") this.discardSel.clear();
+    this.render({ animate, events });
+  }
+
+  noteEvents(events, previous) {
+    let clockSeat = null;
+    for (const event of events) {
+      if (event.type === "dealt") {
+        this.autoCards.clear();
+        this.cutCards.clear();
+      }
+      if (event.type === "auto") clockSeat = event.seat;
+      if (event.type === "card_played" && clockSeat === event.seat) {
+        this.autoCards.add(event.card);
+        clockSeat = null;
+      }
+      if (["round_won", "round_scored", "deal_scored"].includes(event.type)) {
+        // Shown once the last trick has been gathered, for a few seconds.
+        const from = Date.now() + ROUND_BANNER_DELAY_MS;
+        this.roundBanner = { event, from, until: from + ROUND_BANNER_MS };
+        setTimeout(() => this.render(), ROUND_BANNER_DELAY_MS + 20);
+        setTimeout(() => this.render(), ROUND_BANNER_DELAY_MS + ROUND_BANNER_MS + 50);
+      }
+    }
+    // A turn that comes to me: a light tick (the preference decides).
+    const view = this.view;
+    if (view && view.viewer && (view.legal || []).length && previous &&
+        !(previous.view.legal || []).length && soundEnabled()) {
+      playSound("turn");
+    }
+  }
+
+  onError(frame) {
+    if (this.pending && (frame.ref === undefined || frame.ref === this.pending.ref)) this.pending = null;
+    if (frame.code === "too_soon") this.reactUntil = Math.max(this.reactUntil, Date.now() + 2000);
+    this.renderer.toast(frame.message || frame.code, "error");
+    this.render();
+  }
+
+  // --- sending --------------------------------------------------------------
+
+  send(frame) {
+    const ok = this.socket.send(frame);
+    if (!ok) this.renderer.toast(gettext("Not connected: reconnecting…"), "error");
+    return ok;
+  }
+
+  /** One game action with the version this page saw; the cards wait for the answer. */
+  act(action) {
+    const frame = this.liveFrame;
+    if (!frame) return;
+    this.refCounter += 1;
+    const ref = this.refCounter;
+    if (this.send({ type: "act", action, v: frame.v, ref })) {
+      this.pending = { v: frame.v, ref };
+      this.render();
+    }
+  }
+
+  react(reaction) {
+    if (Date.now() < this.reactUntil) return;
+    if (this.send({ type: "react", reaction })) {
+      this.reactUntil = Date.now() + REACTION_WAIT_MS;
+      this.renderer.renderFoot();
+    }
+  }
+
+  leave() {
+    this.send({ type: "leave" });
+  }
+
+  confirmLeave() {
+    this.send({ type: "leave", confirm: true });
+  }
+
+  toggleReactions() {
+    this.reactionsHidden = !this.reactionsHidden;
+    this.renderer.clearReactions();
+    this.render();
+  }
+
+  render(ctx = {}) {
+    this.renderer.render(ctx);
+  }
+}
+
+const root = document.getElementById("table-app");
+if (root) {
+  try {
+    new App(root); // eslint-disable-line no-new
+  } catch (err) {
+    fill(root.querySelector("[data-center]") || root, h("p.table-error", null, String(err)));
+    throw err;
+  }
+}

@@ -1,0 +1,107 @@
+// Motion (DESIGN.md): short (150–300 ms), never blocking input, none with
+// prefers-reduced-motion. Animated only for consecutive versions (the caller
+// checks v == last + 1).
+import { h, prefersReducedMotion } from "./dom.js";
+import { FROM } from "./geometry.js";
+import { fmt, gettext } from "./i18n.js";
+import { playSound } from "./sound.js";
+import { SUIT_SYMBOL } from "./cards.js";
+
+const SLIDE_MS = 240;
+const HOLD_MS = 650; // the finished trick stays in view before it is gathered
+const GATHER_MS = 260;
+let gatherTimers = [];
+
+function slideIn(wrap, pos) {
+  const card = wrap.firstElementChild;
+  if (!card || !card.animate) return;
+  const [fx, fy] = FROM[pos] || [0, 1];
+  const dx = fx * card.offsetWidth;
+  const dy = fy * card.offsetHeight;
+  card.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) scale(0.92)`, opacity: 0.35 }, { transform: "none", opacity: 1 }],
+    { duration: SLIDE_MS, easing: "cubic-bezier(.2,.8,.2,1)" },
+  );
+}
+
+function clearGather(r) {
+  gatherTimers.forEach(clearTimeout);
+  gatherTimers = [];
+  r.el.gather.replaceChildren();
+}
+
+/** The finished trick stays a moment, then slides to its winner. */
+function gather(r, lastTrick, winner, reduce) {
+  clearGather(r);
+  const seen = {};
+  const wraps = lastTrick.cards.map(({ seat, card }) => {
+    const pos = r.posOf(seat);
+    seen[pos] = (seen[pos] || 0) + 1;
+    const wrap = r.trickCard(card, pos, seen[pos] - 1, seat);
+    if (winner === seat) wrap.classList.add("winner");
+    return wrap;
+  });
+  r.el.gather.append(...wraps);
+  const to = FROM[r.posOf(winner)] || [0, 0];
+  gatherTimers.push(setTimeout(() => {
+    if (reduce) {
+      clearGather(r);
+      return;
+    }
+    for (const wrap of wraps) {
+      const card = wrap.firstElementChild;
+      if (!card.animate) continue;
+      card.animate(
+        [{ transform: "none", opacity: 1 },
+          { transform: `translate(${to[0] * card.offsetWidth}px, ${to[1] * card.offsetHeight}px) scale(0.55)`, opacity: 0 }],
+        { duration: GATHER_MS, easing: "cubic-bezier(.5,0,.8,.4)", fill: "forwards" },
+      );
+    }
+    gatherTimers.push(setTimeout(() => clearGather(r), GATHER_MS + 30));
+  }, reduce ? HOLD_MS + 300 : HOLD_MS));
+}
+
+/** R-11: the cut effect, only when a trump or joker overtakes the current winner. */
+function cutEffect(wrap) {
+  if (!wrap.classList.contains("cut")) {
+    wrap.classList.add("cut");
+    wrap.append(h("span.cut-label", { "aria-hidden": "true" }, gettext("Cut!")));
+  }
+  const slash = h("span.cut-slash", { "aria-hidden": "true" });
+  wrap.append(slash);
+  setTimeout(() => slash.remove(), 700);
+}
+
+export function animateEvents(r, events) {
+  const { app } = r;
+  const frame = app.liveFrame;
+  if (!frame) return;
+  const view = frame.view;
+  const reduce = prefersReducedMotion();
+  const won = events.filter((e) => e.type === "trick_won");
+  if (won.length && view.last_trick) gather(r, view.last_trick, view.last_trick.winner, reduce);
+  for (const event of events) {
+    if (event.type === "card_played") {
+      const sel = `.tc[data-card="${event.card}"]`;
+      const wrap = r.el.trick.querySelector(sel) || r.el.gather.querySelector(sel);
+      if (!wrap) continue;
+      if (!reduce) slideIn(wrap, r.posOf(event.seat));
+      if (event.cut) {
+        app.cutCards.add(event.card);
+        cutEffect(wrap);
+        playSound("cut");
+      } else {
+        playSound("card");
+      }
+    } else if (event.type === "hakem") {
+      r.toast(fmt(gettext("%(name)s is the hakem."), { name: app.name(event.seat) }));
+    } else if (event.type === "trump_named") {
+      const mark = app.root.querySelector("[data-testid=trump]");
+      if (mark) mark.classList.add("flash");
+      r.toast(fmt(gettext("Trump: %(suit)s"), { suit: SUIT_SYMBOL[event.suit] || event.suit }));
+    } else if (["bid", "passed", "call"].includes(event.type)) {
+      const bubble = app.root.querySelector(`.seat[data-seat="${event.seat}"] .bubble`);
+      if (bubble) bubble.classList.add("fresh");
+    }
+  }
+}

@@ -1,0 +1,337 @@
+// The panel in the middle of the table: the waiting room's controls, the
+// choice the viewer must make now (trump, bid, widow, sars, draft, call),
+// the round's result and the match's end.
+import { cardFace, SUIT_SYMBOL, suitName } from "./cards.js";
+import { h, icon } from "./dom.js";
+import { COMPASS } from "./geometry.js";
+import { fmt, gettext, num, signed } from "./i18n.js";
+import { callText, family } from "./games.js";
+
+/** "us – them" in the page's reading order (the same order as the scoreboard). */
+function scorePair(a, b, testid = null) {
+  return h("p.big-score", { "data-testid": testid },
+    h("span.us", null, a), h("span.sep", { "aria-hidden": "true" }, " – "), h("span.them", null, b));
+}
+
+function card(kind, testid, ...children) {
+  return h("div.panel-card", { class: `panel-${kind}`, "data-testid": testid, role: "region" }, ...children);
+}
+
+export function buildPanel(r) {
+  const { app } = r;
+  if (!app.room) return null;
+  if (app.mode === "waiting") return waitPanel(r);
+  const frame = app.liveFrame;
+  if (!frame) return null;
+  const view = frame.view;
+  if (frame.status !== "active" || view.phase === "match_over") return resultPanel(r);
+  const banner = app.roundBanner;
+  if (banner ? Date.now() >= banner.from : view.phase === "round_over") return roundPanel(r);
+  const legal = app.legal();
+  const types = new Set(legal.map((a) => a.type));
+  const live = `${frame.v}:${app.connected}:${Boolean(app.pending)}`;
+  if (types.has("trump")) return { kind: "trump", key: `trump:${live}`, el: trumpPanel(r, legal) };
+  if (types.has("draft")) return { kind: "draft", key: `draft:${live}`, el: draftPanel(r, view) };
+  if (types.has("bid") || types.has("pass")) return { kind: "bid", key: `bid:${live}`, el: bidPanel(r, legal) };
+  if (types.has("discard")) {
+    return { kind: "discard", key: `discard:${live}:${[...app.discardSel].join()}`, el: discardPanel(r, legal) };
+  }
+  if (types.has("sars")) return { kind: "sars", key: `sars:${live}`, el: sarsPanel(r) };
+  if (types.has("call")) return { kind: "call", key: `call:${live}`, el: callPanel(r, view, legal) };
+  if (family(view.game) === "bridge" && view.phase === "auction") {
+    return { kind: "auction", key: `auction:${(view.calls || []).length}`, el: card("auction", "auction", auctionTable(view)) };
+  }
+  if (types.has("early") || types.has("take_back") || types.has("run")) {
+    return { kind: "extras", key: `extras:${live}:${app.earlyMode}`, el: extrasPanel(r, legal) };
+  }
+  return null;
+}
+
+// --- waiting room (R-1) ---------------------------------------------------------
+
+function waitPanel(r) {
+  const { app } = r;
+  const room = app.room;
+  const seats = room.seats;
+  const empty = seats.filter((s) => !s.user && !s.bot).length;
+  const unready = seats.filter((s) => s.user && s.user !== room.creator && !s.ready);
+  const mySeat = app.you && app.you.seat ? app.seat(app.you.seat) : null;
+  const key = `wait:${JSON.stringify(seats)}:${app.you.seat}:${app.connected}:${app.frame ? app.frame.status : ""}`;
+  let line;
+  if (empty) line = fmt(gettext("Waiting for %(n)s more players…"), { n: num(empty) });
+  else if (unready.length) line = fmt(gettext("Waiting for %(names)s to be ready…"), { names: unready.map((s) => s.user).join("، ") });
+  else line = app.isCreator ? gettext("Everyone is here and ready. Start when you like.") : gettext("Everyone is ready. The host starts the match.");
+  const parts = [h("h2", null, app.cfg.gameName), h("p.wait-line", { "data-testid": "wait-line" }, line)];
+  const frame = app.frame;
+  if (frame && frame.status === "abandoned") parts.push(h("p.muted", null, gettext("The last match ended when a player left.")));
+  const buttons = [];
+  if (app.isCreator) {
+    const can = !empty && !unready.length && app.connected;
+    buttons.push(h("button.btn.btn-start", { type: "button", disabled: !can, "data-testid": "start",
+      onclick: () => app.send({ type: "start" }) }, gettext("Start the match")));
+  } else if (mySeat) {
+    const ready = Boolean(mySeat.ready);
+    buttons.push(h("button.btn", { type: "button", class: ready ? "btn-ghost" : "", "aria-pressed": ready ? "true" : "false",
+      "data-testid": "ready", onclick: () => app.send({ type: "ready", ready: !ready }) },
+    ready ? gettext("Not ready after all") : gettext("I'm ready")));
+  }
+  if (mySeat && !app.isCreator) {
+    buttons.push(h("button.btn.btn-ghost", { type: "button", "data-testid": "stand",
+      onclick: () => app.send({ type: "stand" }) }, gettext("Stand up")));
+  }
+  if (buttons.length) parts.push(h("div.panel-actions", null, buttons));
+  return { kind: "wait", key, el: card("wait", "wait-panel", parts) };
+}
+
+// --- the viewer's choices --------------------------------------------------------------
+
+function trumpPanel(r, legal) {
+  const { app } = r;
+  const suits = legal.filter((a) => a.type === "trump" && a.suit !== "middle").map((a) => a.suit);
+  const middle = legal.some((a) => a.type === "trump" && a.suit === "middle");
+  return card("trump", "trump-panel",
+    h("h3", null, gettext("You are the hakem: choose trump")),
+    h("div.suit-buttons", null, suits.map((suit) => h("button.suit-btn", {
+      type: "button", class: suit === "H" || suit === "D" ? "red" : "black", "data-testid": `trump-${suit}`,
+      "aria-label": suitName(suit), title: suitName(suit), onclick: () => app.act({ type: "trump", suit }),
+    }, SUIT_SYMBOL[suit]))),
+    middle ? h("button.btn.btn-ghost", { type: "button", "data-testid": "trump-middle",
+      onclick: () => app.act({ type: "trump", suit: "middle" }) }, gettext("Partner's middle card")) : null);
+}
+
+function draftPanel(r, view) {
+  const { app } = r;
+  const left = view.pairs_left ? view.pairs_left[view.viewer - 1] : 0;
+  return card("draft", "draft-panel",
+    h("h3", null, gettext("Draft: take this card or refuse it")),
+    h("div.draft-row", null,
+      view.draft_card ? cardFace(view.draft_card) : null,
+      h("div.draft-buttons", null,
+        h("button.btn", { type: "button", "data-testid": "draft-take", onclick: () => app.act({ type: "draft", take: true }) },
+          gettext("Take")),
+        h("button.btn.btn-ghost", { type: "button", "data-testid": "draft-refuse",
+          onclick: () => app.act({ type: "draft", take: false }) }, gettext("Refuse")),
+        h("small.muted", null, fmt(gettext("%(n)s pairs left"), { n: num(left) })))));
+}
+
+function bidPanel(r, legal) {
+  const { app } = r;
+  const amounts = legal.filter((a) => a.type === "bid").map((a) => a.amount).sort((a, b) => a - b);
+  const canPass = legal.some((a) => a.type === "pass");
+  const min = amounts[0];
+  const max = amounts[amounts.length - 1];
+  let value = r.bidValue && amounts.includes(r.bidValue) ? r.bidValue : min;
+  const out = h("output.bid-value", { "data-testid": "bid-value", "aria-live": "polite" }, num(value ?? ""));
+  const bidBtn = h("button.btn", { type: "button", "data-testid": "bid-button" });
+  const slider = amounts.length ? h("input.bid-slider", {
+    type: "range", min, max, step: 5, value, "data-testid": "bid-slider", "aria-label": gettext("Your bid"),
+  }) : null;
+  const set = (v) => {
+    value = Math.min(max, Math.max(min, v));
+    r.bidValue = value;
+    if (slider) slider.value = String(value);
+    out.textContent = num(value);
+    bidBtn.textContent = fmt(gettext("Bid %(n)s"), { n: num(value) });
+  };
+  if (slider) slider.addEventListener("input", () => set(Number(slider.value)));
+  bidBtn.addEventListener("click", () => app.act({ type: "bid", amount: value }));
+  const parts = [h("h3", null, gettext("Your bid"))];
+  if (amounts.length) {
+    set(value);
+    parts.push(
+      h("div.bid-row", null,
+        h("button.step", { type: "button", "aria-label": gettext("5 less"), onclick: () => set(value - 5) }, "−"),
+        out,
+        h("button.step", { type: "button", "aria-label": gettext("5 more"), onclick: () => set(value + 5) }, "+")),
+      h("div.slider-row", { dir: "ltr" }, slider));
+  }
+  parts.push(h("div.panel-actions", null, amounts.length ? bidBtn : null,
+    canPass ? h("button.btn.btn-ghost", { type: "button", "data-testid": "pass-button",
+      onclick: () => app.act({ type: "pass" }) }, gettext("Pass")) : null));
+  if (!canPass) parts.push(h("small.muted", null, gettext("The first bidder must bid.")));
+  return card("bid", "bid-panel", parts);
+}
+
+function discardPanel(r, legal) {
+  const { app } = r;
+  const need = legal.find((a) => a.type === "discard").count;
+  const have = app.discardSel.size;
+  return card("discard", "discard-panel",
+    h("h3", null, fmt(gettext("Put %(n)s cards aside"), { n: num(need) })),
+    h("p", null, fmt(gettext("Tap the cards in your hand: %(k)s of %(n)s chosen."), { k: num(have), n: num(need) })),
+    h("div.panel-actions", null,
+      h("button.btn", { type: "button", disabled: have !== need, "data-testid": "discard-confirm",
+        onclick: () => app.act({ type: "discard", cards: [...app.discardSel] }) }, gettext("Put aside")),
+      have ? h("button.btn.btn-ghost", { type: "button", onclick: () => { app.discardSel.clear(); app.render(); } },
+        gettext("Clear")) : null));
+}
+
+function sarsPanel(r) {
+  const { app } = r;
+  return card("sars", "sars-panel",
+    h("h3", null, gettext("Sars or trump?")),
+    h("div.panel-actions", null,
+      h("button.btn", { type: "button", "data-testid": "sars-yes", onclick: () => app.act({ type: "sars", sars: true }) },
+        gettext("Sars: no trump")),
+      h("button.btn", { type: "button", "data-testid": "sars-no", onclick: () => app.act({ type: "sars", sars: false }) },
+        gettext("Trump by my first card"))));
+}
+
+function auctionTable(view) {
+  const calls = view.calls || [];
+  const dealer = view.dealer || 1;
+  const cells = Array.from({ length: dealer - 1 }, () => "");
+  for (const c of calls) cells.push(callText(c.call));
+  const rows = [];
+  for (let i = 0; i < Math.max(cells.length, 1); i += 4) rows.push(cells.slice(i, i + 4));
+  return h("table.auction", { dir: "ltr" },
+    h("thead", null, h("tr", null, COMPASS.map((c) => h("th", null, c)))),
+    h("tbody", null, rows.map((row) => h("tr", null, [0, 1, 2, 3].map((i) => h("td", null, row[i] || ""))))));
+}
+
+function callPanel(r, view, legal) {
+  const { app } = r;
+  const calls = new Set(legal.map((a) => a.call));
+  const strains = ["C", "D", "H", "S", "NT"];
+  let low = 8;
+  for (const c of calls) if (/^\d/.test(c)) low = Math.min(low, Number(c[0]));
+  const rows = [];
+  for (let level = Math.min(low, 7); level <= 7; level += 1) {
+    rows.push(h("div.bb-row", null, strains.map((s) => {
+      const call = `${level}${s}`;
+      return h("button.bb", { type: "button", disabled: !calls.has(call), class: ["H", "D"].includes(s) ? "red" : "",
+        "data-call": call, onclick: () => app.act({ type: "call", call }) }, callText(call));
+    })));
+  }
+  return card("call", "call-panel",
+    auctionTable(view),
+    h("div.bidding-box", { dir: "ltr" }, rows),
+    h("div.panel-actions", null, ["P", "X", "XX"].map((call) => h("button.btn", {
+      type: "button", class: call === "P" ? "btn-ghost" : "btn-danger", disabled: !calls.has(call), "data-call": call,
+      onclick: () => app.act({ type: "call", call }),
+    }, callText(call)))));
+}
+
+function extrasPanel(r, legal) {
+  const { app } = r;
+  const parts = [];
+  if (legal.some((a) => a.type === "early")) {
+    parts.push(h("button.btn.btn-ghost.btn-small", { type: "button", "aria-pressed": app.earlyMode ? "true" : "false",
+      onclick: () => { app.earlyMode = !app.earlyMode; app.render(); } },
+    app.earlyMode ? gettext("Cancel early play") : gettext("Lay a card early")));
+  }
+  if (legal.some((a) => a.type === "take_back")) {
+    parts.push(h("button.btn.btn-ghost.btn-small", { type: "button", onclick: () => app.act({ type: "take_back" }) },
+      gettext("Take back")));
+  }
+  for (const run of legal.filter((a) => a.type === "run")) {
+    parts.push(h("button.btn.btn-small", { type: "button", onclick: () => app.act({ type: "run", cards: run.cards }) },
+      fmt(gettext("Lead the run %(cards)s"), { cards: run.cards.map((c) => r.cardText(c)).join(" ") })));
+  }
+  return h("div.panel-card.panel-extras", null, parts);
+}
+
+// --- results ------------------------------------------------------------------------
+
+function sideName(r, team) {
+  const { app } = r;
+  const view = app.liveFrame.view;
+  if (view.viewer) {
+    const mine = app.team(view.viewer) === team;
+    if (app.players === 2) return mine ? gettext("You") : app.name(team + 1);
+    return mine ? gettext("Your side") : gettext("The other side");
+  }
+  const names = [];
+  for (let s = 1; s <= app.players; s += 1) if (app.team(s) === team) names.push(app.name(s));
+  return names.join(" & ");
+}
+
+function roundPanel(r) {
+  const { app } = r;
+  const frame = app.liveFrame;
+  const view = frame.view;
+  const banner = app.roundBanner;
+  const fam = family(view.game);
+  const mine = view.viewer ? app.team(view.viewer) : 0;
+  const other = 1 - mine;
+  const parts = [];
+  let key = `round:${view.round}`;
+  if (fam === "hokm") {
+    const res = view.last_result || (banner && banner.event);
+    if (!res) return null;
+    const winner = res.winner ?? res.team;
+    key += `:${winner}`;
+    parts.push(h("h3", null, fmt(gettext("Round %(n)s: %(side)s won"), { n: num(res.round || view.round), side: sideName(r, winner) })));
+    parts.push(scorePair(num(res.tricks[mine]), num(res.tricks[other])));
+    if (res.kot) parts.push(h("p.kot", null, gettext("Kot!")));
+    parts.push(h("p.muted", null, fmt(gettext("%(side)s: %(points)s"), { side: sideName(r, winner), points: signed(res.points) })));
+  } else if (fam === "shelem") {
+    const res = view.score.last_result || (banner && banner.event);
+    if (!res) return null;
+    const bidderTeam = app.team(res.bidder);
+    const made = res.score[bidderTeam] >= 0;
+    key += `:${res.round}`;
+    parts.push(h("h3", null, fmt(gettext("Round %(n)s: %(name)s bid %(bid)s and took %(took)s"),
+      { n: num(res.round), name: app.name(res.bidder), bid: num(res.bid), took: num(res.points[bidderTeam]) })));
+    parts.push(h("p", { class: made ? "made" : "down" }, made ? gettext("Made it!") : gettext("Went down.")));
+    parts.push(scorePair(signed(res.score[mine]), signed(res.score[other])));
+  } else {
+    const res = view.last_result || (banner && banner.event);
+    if (!res) return null;
+    key += `:${res.round}`;
+    if (res.passed_out) parts.push(h("h3", null, gettext("Passed out: nobody bid.")));
+    else {
+      parts.push(h("h3", null, fmt(gettext("%(contract)s by %(seat)s: %(n)s tricks"),
+        { contract: res.contract.text, seat: COMPASS[res.contract.declarer - 1], n: num(res.tricks) })));
+      for (const e of res.entries || []) parts.push(h("p.muted", null, `${e.side}: ${signed(e.points)}`));
+    }
+  }
+  if (frame.deadlines && frame.deadlines["0"]) parts.push(h("p.muted.next-round", null, gettext("The next round starts in a moment.")));
+  return { kind: "round", key, el: card("round", "round-result", parts) };
+}
+
+function resultPanel(r) {
+  const { app } = r;
+  const frame = app.liveFrame;
+  const view = frame.view;
+  const result = frame.result || {};
+  const seats = app.room.seats;
+  const agreed = seats.filter((s) => s.rematch || s.bot).length;
+  const mySeat = app.you && app.you.seat ? app.seat(app.you.seat) : null;
+  const key = `result:${frame.match}:${app.mode}:${app.you.seat}:${JSON.stringify(seats.map((s) => [s.user, s.rematch]))}:${app.connected}`;
+  const parts = [];
+  let title = gettext("The match is over");
+  if (frame.status === "abandoned") title = gettext("The match was abandoned");
+  else if (result.winner !== undefined && result.winner !== null) {
+    if (view.viewer) {
+      const won = app.team(view.viewer) === result.winner;
+      if (app.players === 2) title = won ? gettext("You won the match!") : gettext("You lost the match.");
+      else title = won ? gettext("Your side won the match!") : gettext("Your side lost the match.");
+    } else {
+      title = fmt(gettext("%(side)s won the match"), { side: sideName(r, result.winner) });
+    }
+  }
+  parts.push(h("h2", null, title));
+  const score = result.score || (view.score && (view.score.rounds || view.score.totals));
+  if (score) {
+    const mine = view.viewer ? app.team(view.viewer) : 0;
+    parts.push(scorePair(num(score[mine]), num(score[1 - mine]), "final-score"));
+  }
+  parts.push(h("p.muted", { "data-testid": "rematch-count" },
+    fmt(gettext("Play again: %(k)s of %(n)s agreed"), { k: num(agreed), n: num(seats.length) })));
+  const buttons = [];
+  if (mySeat && app.mode === "finished") {
+    if (mySeat.rematch) {
+      buttons.push(h("button.btn.btn-ghost", { type: "button", "data-testid": "rematch-cancel",
+        onclick: () => app.send({ type: "rematch", agree: false }) }, gettext("I changed my mind")));
+    } else {
+      buttons.push(h("button.btn", { type: "button", "data-testid": "rematch",
+        onclick: () => app.send({ type: "rematch", agree: true }) }, gettext("Play again")));
+    }
+    buttons.push(h("button.btn.btn-ghost", { type: "button", "data-testid": "result-leave", onclick: () => app.leave() },
+      icon("leave"), gettext("Leave")));
+  }
+  if (buttons.length) parts.push(h("div.panel-actions", null, buttons));
+  return { kind: "result", key, el: card("result", "match-result", parts) };
+}
+

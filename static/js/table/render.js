@@ -1,0 +1,737 @@
+// Everything the table shows, rebuilt from the app's state. Seats use
+// physical sides (geometry.js); text and panels follow the page direction.
+import { cardBack, cardFace, cardText, SUIT_SYMBOL, suitName } from "./cards.js";
+import { fill, h, icon, prefersReducedMotion } from "./dom.js";
+import { COMPASS, seatPositions } from "./geometry.js";
+import { fmt, gettext, num, signed } from "./i18n.js";
+import { animateEvents } from "./motion.js";
+import { buildPanel } from "./panels.js";
+import { layoutFan } from "./fan.js";
+import { callText, family, strainText } from "./games.js";
+
+const POSITIONS = ["top", "left", "right", "bottom"];
+export const REACTIONS = {
+  clap: "👏", laugh: "😂", wow: "😮", sad: "😢", angry: "😠", thumbs: "👍", heart: "❤️", tea: "🍵",
+};
+
+function reactionName(key) {
+  return {
+    clap: gettext("Clap"), laugh: gettext("Laugh"), wow: gettext("Wow"), sad: gettext("Sad"),
+    angry: gettext("Angry"), thumbs: gettext("Thumbs up"), heart: gettext("Heart"), tea: gettext("Tea"),
+  }[key] || key;
+}
+
+function presenceText(presence) {
+  return {
+    connected: gettext("connected"), connecting: gettext("connecting"), disconnected: gettext("disconnected"),
+  }[presence] || presence;
+}
+
+function initials(name) {
+  const parts = String(name).replace(/[_\-.]+/g, " ").trim().split(/\s+/);
+  const text = parts.length > 1 ? parts[0][0] + parts[1][0] : String(name).slice(0, 2);
+  return text.toUpperCase();
+}
+
+function hue(name) {
+  let x = 7;
+  for (const ch of String(name)) x = (x * 31 + ch.codePointAt(0)) % 360;
+  return x;
+}
+
+export class Renderer {
+  constructor(app) {
+    this.app = app;
+    const q = (sel) => app.root.querySelector(sel);
+    this.el = {
+      banner: q("[data-banner]"),
+      eye: q("[data-eye]"),
+      eyeCount: q("[data-eye-count]"),
+      tbar: q("[data-tbar-main]"),
+      felt: q("[data-felt]"),
+      center: q("[data-center]"),
+      trick: q("[data-trick]"),
+      gather: q("[data-gather]"),
+      status: q("[data-status]"),
+      panel: q("[data-panel]"),
+      middle: q("[data-middle]"),
+      handZone: q("[data-hand-zone]"),
+      columns: q("[data-columns]"),
+      hand: q("[data-hand]"),
+      info: q("[data-room-info]"),
+      foot: q("[data-foot]"),
+      toasts: q("[data-toasts]"),
+      dialog: q("[data-leave-dialog]"),
+      dialogText: q("[data-leave-text]"),
+      leave: q("[data-leave]"),
+      rules: q("template[data-rules]"),
+    };
+    this.slots = {};
+    for (const pos of POSITIONS) {
+      const slot = q(`[data-slot="${pos}"]`);
+      this.slots[pos] = { slot, body: slot.querySelector(".seat-body"), pops: slot.querySelector(".pops") };
+    }
+    this.positions = {};
+    this.panelKey = null;
+    this.everOpen = false;
+    this.bidValue = null;
+    this.wireStatic();
+    new ResizeObserver(() => this.layoutHand()).observe(this.el.hand);
+  }
+
+  wireStatic() {
+    const { app } = this;
+    this.el.leave.addEventListener("click", () => app.leave());
+    const dialog = this.el.dialog;
+    dialog.querySelector("[data-leave-cancel]").addEventListener("click", () => dialog.close());
+    dialog.querySelector("[data-leave-confirm]").addEventListener("click", () => {
+      dialog.close();
+      app.confirmLeave();
+    });
+    this.el.hand.addEventListener("keydown", (event) => this.handKeys(event));
+  }
+
+  // --- the whole page -------------------------------------------------------------
+
+  render(ctx = {}) {
+    const { app } = this;
+    const frame = app.liveFrame;
+    const view = frame ? frame.view : null;
+    this.positions = seatPositions(app.players, app.viewer, app.game === "bridge");
+    const root = app.root;
+    root.dataset.mode = app.mode;
+    root.dataset.phase = view ? view.phase : "";
+    root.dataset.players = String(app.players);
+    root.classList.toggle("offline", this.everOpen && !app.connected);
+    root.classList.toggle("spectating", !app.viewer || !view || !view.viewer);
+    root.classList.toggle("four-colour", app.cfg.fourColour);
+    if (app.connected) this.everOpen = true;
+    this.renderBanner();
+    this.renderTopBar();
+    this.renderSeats();
+    this.renderCenter();
+    this.renderHand();
+    this.renderInfo();
+    this.renderFoot();
+    this.tick();
+    if (ctx.animate && ctx.events && ctx.events.length) animateEvents(this, ctx.events);
+  }
+
+  posOf(seat) {
+    return this.positions[seat] || "bottom";
+  }
+
+  renderBanner() {
+    const { app } = this;
+    const status = app.socket.status;
+    const banner = this.el.banner;
+    if (status === "gone") {
+      banner.hidden = false;
+      fill(banner, h("span", null, gettext("This room no longer exists.")), " ",
+        h("a.btn.btn-ghost", { href: app.cfg.lobbyUrl }, gettext("Back to the lobby")));
+      return;
+    }
+    if (app.connected || !this.everOpen) {
+      banner.hidden = true;
+      return;
+    }
+    banner.hidden = false;
+    fill(banner,
+      h("span.spinner", { "aria-hidden": "true" }),
+      h("strong", null, gettext("Connection lost.")), " ",
+      h("span", null, gettext("Reconnecting… your cards wait until the table is back.")), " ",
+      h("button.btn.btn-ghost.btn-small", { type: "button", onclick: () => app.socket.reconnectNow() },
+        gettext("Retry now")));
+  }
+
+  // --- top bar (DESIGN.md: always visible) ------------------------------------------
+
+  renderTopBar() {
+    const { app } = this;
+    const count = app.room ? app.room.spectators : 0;
+    this.el.eyeCount.textContent = num(count);
+    this.el.eye.setAttribute("aria-label", fmt(gettext("Spectators: %(n)s"), { n: num(count) }));
+    this.el.eye.title = this.el.eye.getAttribute("aria-label");
+    this.el.leave.hidden = !(app.you && app.you.seat);
+
+    const frame = app.liveFrame;
+    const chips = [];
+    if (!frame) {
+      chips.push(h("div.chip.chip-title", null, h("strong", null, app.cfg.gameName)));
+      if (app.room) {
+        const seats = app.room.seats;
+        const taken = seats.filter((s) => s.user || s.bot).length;
+        chips.push(h("div.chip", null, fmt(gettext("Players: %(taken)s of %(total)s"),
+          { taken: num(taken), total: num(seats.length) })));
+      }
+    } else {
+      chips.push(this.trumpChip(frame.view));
+      chips.push(this.scoreboard(frame.view));
+      chips.push(h("div.chip.chip-clock", { "data-clock": "", "data-testid": "turn-clock" }));
+    }
+    fill(this.el.tbar, chips);
+  }
+
+  trumpChip(view) {
+    const fam = family(view.game);
+    if (fam === "bridge") {
+      const c = view.contract;
+      if (!c) return h("div.chip.chip-trump", null, h("small", null, gettext("Contract")), h("b", null, "—"));
+      const dbl = c.doubled === 2 ? "XX" : c.doubled === 1 ? "X" : "";
+      return h("div.chip.chip-trump", { "data-testid": "contract" },
+        h("small", null, gettext("Contract")),
+        h("b", { dir: "ltr", class: ["H", "D"].includes(c.strain) ? "red" : "" },
+          `${num(c.level)}${strainText(c.strain)}${dbl}`),
+        h("span.by", null, fmt(gettext("by %(seat)s"), { seat: COMPASS[c.declarer - 1] })));
+    }
+    let value = "—";
+    let red = false;
+    let label = gettext("Trump");
+    if (view.trump) {
+      value = SUIT_SYMBOL[view.trump];
+      red = view.trump === "H" || view.trump === "D";
+    } else if (fam === "shelem" && view.sars) {
+      value = gettext("Sars");
+      label = gettext("No trump");
+    }
+    const parts = [h("small", null, label),
+      h("b.trump-mark", { class: red ? "red" : "", "data-testid": "trump", "aria-label": view.trump ? suitName(view.trump) : value }, value)];
+    if (fam === "shelem" && view.bid) {
+      parts.push(h("span.by", null, fmt(gettext("%(bid)s by %(name)s"), { bid: num(view.bid), name: this.app.name(view.bidder) })));
+      parts.push(h("span.by-short", { "aria-hidden": "true" }, num(view.bid)));
+    }
+    return h("div.chip.chip-trump", null, parts);
+  }
+
+  /** Us / them for players; team 1 / team 2 (N–S / E–W in bridge) for spectators. */
+  sides() {
+    const { app } = this;
+    const n = app.players;
+    const me = app.liveFrame && app.liveFrame.view.viewer;
+    const bridge = app.game === "bridge";
+    const label = (team) => {
+      if (bridge) return team === 0 ? gettext("N–S") : gettext("E–W");
+      if (n === 2) return app.name(team + 1);
+      return fmt(gettext("Team %(n)s"), { n: num(team + 1) });
+    };
+    if (!me) return [{ team: 0, label: label(0) }, { team: 1, label: label(1) }];
+    const mine = app.team(me);
+    const them = 1 - mine;
+    if (n === 2) return [{ team: mine, label: gettext("You"), us: true }, { team: them, label: app.name(them + 1) }];
+    return [{ team: mine, label: bridge ? `${gettext("Us")} · ${label(mine)}` : gettext("Us"), us: true },
+      { team: them, label: bridge ? label(them) : gettext("Them") }];
+  }
+
+  scoreboard(view) {
+    const fam = family(view.game);
+    const sides = this.sides();
+    const rows = [];
+    if (fam === "hokm") {
+      rows.push([gettext("Tricks"), (t) => num(view.score.tricks[t])]);
+      rows.push([fmt(gettext("Match (to %(n)s)"), { n: num(view.score.target) }), (t) => num(view.score.rounds[t])]);
+      const last = view.last_result;
+      if (last) rows.push([gettext("Last round"), (t) => (last.winner === t ? signed(last.points) : "·")]);
+    } else if (fam === "shelem") {
+      rows.push([gettext("Points"), (t) => num(view.score.points[t])]);
+      rows.push([fmt(gettext("Match (to %(n)s)"), { n: num(view.rules.cap) }), (t) => num(view.score.totals[t])]);
+      const last = view.score.last_result;
+      if (last) rows.push([gettext("Last round"), (t) => signed(last.score[t])]);
+    } else {
+      rows.push([gettext("Tricks"), (t) => num(view.tricks_won[t])]);
+      rows.push([gettext("Total"), (t) => num(view.score.totals[t])]);
+      const last = view.last_result;
+      if (last && last.entries) {
+        rows.push([gettext("Last deal"), (t) => {
+          const pts = last.entries.filter((e) => e.team === t).reduce((a, e) => a + e.points, 0);
+          return pts ? signed(pts) : "·";
+        }]);
+      }
+    }
+    return h("table.scoreboard", { "data-testid": "scoreboard" },
+      h("thead", null, h("tr", null, h("th", null, ""),
+        sides.map((s) => h("th", { class: s.us ? "us" : "them", scope: "col" }, s.label)))),
+      h("tbody", null, rows.map(([label, value]) =>
+        h("tr", null, h("th", { scope: "row" }, label),
+          sides.map((s) => h("td", { class: s.us ? "us" : "them", dir: "ltr" }, value(s.team)))))));
+  }
+
+  // --- seats -------------------------------------------------------------------
+
+  renderSeats() {
+    const { app } = this;
+    const used = new Set();
+    for (let n = 1; n <= app.players; n += 1) {
+      const pos = this.posOf(n);
+      used.add(pos);
+      const { slot, body } = this.slots[pos];
+      slot.hidden = false;
+      slot.dataset.seat = String(n);
+      fill(body, this.seatEl(n, pos), this.seatExtra(n, pos));
+    }
+    for (const pos of POSITIONS) {
+      if (!used.has(pos)) {
+        this.slots[pos].slot.hidden = true;
+        fill(this.slots[pos].body);
+      }
+    }
+  }
+
+  seatEl(n, pos) {
+    const { app } = this;
+    const seat = app.seat(n) || { number: n, user: null, bot: false, presence: "disconnected" };
+    const frame = app.liveFrame;
+    const view = frame ? frame.view : null;
+    const mine = app.viewer === n && (app.you.seat === n || (view && view.viewer === n));
+    const fam = family(app.game);
+    const empty = !seat.user && !seat.bot;
+    const classes = [`pos-${pos}`];
+    if (mine) classes.push("me");
+    if (empty) classes.push("empty");
+    if (view && view.viewer) classes.push(app.team(n) === app.team(view.viewer) ? "team-us" : "team-them");
+    const acting = view && frame.status === "active" && (view.to_act || []).includes(n);
+    if (acting) classes.push("acting");
+    if (app.mode === "finished" && seat.rematch && !empty) classes.push("consent");
+
+    const name = app.name(n);
+    const avatar = empty
+      ? h("div.avatar.avatar-empty", { "aria-hidden": "true" }, icon("plus"))
+      : seat.bot
+        ? h("div.avatar.avatar-bot", { "aria-hidden": "true" }, icon("bot"))
+        : h("div.avatar", { "aria-hidden": "true", style: { "--hue": hue(name) } }, initials(name));
+    const ring = h("div.ring", { "aria-hidden": "true", html:
+      '<svg viewBox="0 0 48 48"><circle class="ring-bg" cx="24" cy="24" r="22"/><circle class="ring-fg" cx="24" cy="24" r="22"/></svg>' });
+    const presence = empty ? null : h(`span.presence.presence-${seat.presence}`, {
+      title: presenceText(seat.presence), "data-testid": `presence-${n}`,
+    }, h("span.sr-only", null, presenceText(seat.presence)));
+
+    // Bid / call bubble above the avatar (SH-3; bridge calls).
+    let bubble = null;
+    if (view && fam === "shelem" && ["bidding", "discard", "sars"].includes(view.phase)) {
+      const bid = view.bids[n - 1];
+      if (bid === "pass") bubble = h("div.bubble.pass", { "data-testid": `bid-${n}` }, gettext("Pass"));
+      else if (bid !== null && bid !== undefined) {
+        bubble = h("div.bubble", { class: view.high_bidder === n ? "high" : "", "data-testid": `bid-${n}` }, num(bid));
+      }
+    }
+    if (view && fam === "bridge" && view.phase === "auction") {
+      const calls = (view.calls || []).filter((c) => c.seat === n);
+      if (calls.length) bubble = h("div.bubble", { dir: "ltr" }, callText(calls[calls.length - 1].call));
+    }
+
+    const tags = [];
+    if (view) {
+      if (fam === "hokm" && view.hakem === n) tags.push(h("span.tag.tag-hakem", { "data-testid": `hakem-${n}` }, gettext("Hakem")));
+      if (fam === "shelem" && view.bidder === n) tags.push(h("span.tag.tag-hakem", null, gettext("Bidder")));
+      if (fam === "bridge" && view.declarer === n) tags.push(h("span.tag.tag-hakem", null, gettext("Declarer")));
+      if (fam === "bridge" && view.dummy === n) tags.push(h("span.tag", null, gettext("Dummy")));
+    }
+    if (app.game === "bridge") tags.unshift(h("span.tag.tag-compass", { dir: "ltr" }, COMPASS[n - 1]));
+    if (app.mode === "waiting" && !empty) {
+      if (app.room && seat.user === app.room.creator) tags.push(h("span.tag", null, gettext("Host")));
+      else if (seat.ready) tags.push(h("span.tag.tag-ready", { "data-testid": `ready-${n}` }, icon("check"), gettext("Ready")));
+      else tags.push(h("span.tag.tag-wait", null, gettext("Not ready")));
+    }
+    if (app.mode === "finished" && !empty && seat.rematch) {
+      tags.push(h("span.tag.tag-ready", { "data-testid": `rematch-${n}` }, gettext("Play again")));
+    }
+
+    let count = null;
+    if (view && !mine && view.hand_counts && frame.status === "active") {
+      const c = view.hand_counts[n - 1];
+      if (c) count = h("span.hand-count", { title: fmt(gettext("%(n)s cards"), { n: num(c) }) }, cardBack("mini"), h("b", null, num(c)));
+    }
+
+    const actions = [];
+    if (app.mode === "waiting" && empty && app.room) {
+      if (app.cfg.authenticated && !app.you.seat) {
+        actions.push(h("button.btn.btn-small", { type: "button", "data-testid": `take-seat-${n}`,
+          onclick: () => app.send({ type: "sit", seat: n }) }, gettext("Take this seat")));
+      }
+      if (app.isCreator) {
+        actions.push(h("button.btn.btn-ghost.btn-small", { type: "button", "data-testid": `bot-seat-${n}`,
+          onclick: () => app.send({ type: "bot", seat: n, bot: true }) }, icon("bot"), gettext("Fill with a bot")));
+      }
+      if (!app.cfg.authenticated) {
+        actions.push(h("a.btn.btn-ghost.btn-small", { href: app.cfg.loginUrl }, gettext("Sign in to sit")));
+      }
+    }
+    if (app.mode === "waiting" && seat.bot && app.isCreator) {
+      actions.push(h("button.btn.btn-ghost.btn-small", { type: "button", "data-testid": `unbot-seat-${n}`,
+        onclick: () => app.send({ type: "bot", seat: n, bot: false }) }, gettext("Remove the bot")));
+    }
+
+    const label = [name, empty ? "" : presenceText(seat.presence)].filter(Boolean).join(" · ");
+    return h("div.seat", { class: classes.join(" "), "data-seat": n, "data-testid": `seat-${n}`, "aria-label": label, role: "group" },
+      bubble,
+      h("div.avatar-wrap", null, ring, avatar, presence, count),
+      h("div.seat-name", { title: name }, mine ? fmt(gettext("%(name)s (you)"), { name }) : name),
+      tags.length ? h("div.seat-tags", null, tags) : null,
+      actions.length ? h("div.seat-actions", null, actions) : null);
+  }
+
+  /** Shelem for two: the opponent's columns; bridge: dummy's hand. */
+  seatExtra(n, pos) {
+    const { app } = this;
+    const frame = app.liveFrame;
+    if (!frame) return null;
+    const view = frame.view;
+    if (view.columns && pos === "top") return this.columnsEl(n, false);
+    if (app.game === "bridge" && view.dummy === n && view.dummy_hand && view.viewer !== n) {
+      const legal = view.next_hand === n ? new Set(app.legalOf("play").map((a) => a.card)) : new Set();
+      return h("div.dummy", { class: `dummy-${pos}`, "data-testid": "dummy" },
+        view.dummy_hand.map((card) => this.playableCard(card, legal.has(card))));
+    }
+    return null;
+  }
+
+  columnsEl(seat, mine) {
+    const { app } = this;
+    const view = app.liveFrame.view;
+    const cols = view.columns[seat - 1] || [];
+    const legal = mine ? new Set(app.legalOf("play").map((a) => a.card)) : new Set();
+    return h("div.columns", { class: mine ? "mine" : "theirs", "data-testid": mine ? "my-columns" : "their-columns" },
+      cols.map((col, i) => h("div.column", { "data-column": i },
+        Array.from({ length: Math.max(0, col.count - (col.top ? 1 : 0)) }, () => cardBack("stacked")),
+        col.top ? this.playableCard(col.top, legal.has(col.top)) : null,
+        h("span.col-count", null, num(col.count)))));
+  }
+
+  playableCard(card, legal) {
+    const { app } = this;
+    if (!legal) return cardFace(card);
+    const el = cardFace(card, { button: true, cls: "legal" });
+    el.addEventListener("click", () => app.act({ type: "play", card }));
+    return el;
+  }
+
+  // --- the middle of the table ----------------------------------------------------
+
+  renderCenter() {
+    const { app } = this;
+    const frame = app.liveFrame;
+    this.renderTrick();
+    fill(this.el.middle);
+    if (frame && frame.view.middle) {
+      fill(this.el.middle, cardFace(frame.view.middle, { cls: "small" }),
+        h("span.middle-label", null, gettext("Partner's middle card")));
+    }
+    fill(this.el.status, this.statusText());
+    const panel = buildPanel(this);
+    const key = panel ? panel.key : null;
+    if (key !== this.panelKey || (panel && panel.always)) {
+      this.panelKey = key;
+      if (panel) {
+        // Slide in only when a new kind of panel comes, not for each new version of the same one.
+        if (panel.kind !== this.panelKind) panel.el.classList.add("enter");
+        fill(this.el.panel, panel.el);
+      } else {
+        fill(this.el.panel);
+      }
+      this.panelKind = panel ? panel.kind : null;
+    }
+    this.el.panel.hidden = !panel;
+    this.el.center.dataset.panel = panel ? panel.kind : "";
+  }
+
+  renderTrick() {
+    const { app } = this;
+    const frame = app.liveFrame;
+    const trick = frame && frame.status === "active" ? frame.view.trick || [] : [];
+    const seen = {};
+    const els = trick.map(({ seat, card }) => {
+      const pos = this.posOf(seat);
+      seen[pos] = (seen[pos] || 0) + 1;
+      return this.trickCard(card, pos, seen[pos] - 1, seat);
+    });
+    fill(this.el.trick, els);
+  }
+
+  trickCard(card, pos, stackIndex, seat) {
+    const face = cardFace(card);
+    const wrap = h("div.tc", { class: `pos-${pos}${stackIndex ? " second" : ""}`, "data-card": card, "data-seat": seat }, face);
+    if (this.app.cutCards.has(card)) {
+      wrap.classList.add("cut");
+      wrap.append(h("span.cut-label", { "aria-hidden": "true" }, gettext("Cut!")));
+    }
+    if (this.app.autoCards.has(card)) {
+      wrap.append(h("span.auto-mark", { title: gettext("Played by the clock") }, icon("clock"),
+        h("span.sr-only", null, gettext("Played by the clock"))));
+    }
+    return wrap;
+  }
+
+  statusText() {
+    const { app } = this;
+    if (!app.room) return h("p.status-line", null, gettext("Connecting to the table…"));
+    const frame = app.liveFrame;
+    if (!frame) return null;
+    const view = frame.view;
+    if (frame.status !== "active") return null;
+    if (!app.connected) return h("p.status-line", null, gettext("Waiting for the connection…"));
+    const acting = (view.to_act || []).filter((s) => s !== 0);
+    const mine = view.viewer && acting.includes(view.viewer);
+    const who = acting.length === 1 ? app.name(acting[0]) : "";
+    const say = (text) => h("p.status-line", null, text);
+    switch (view.phase) {
+      case "draw": return say(gettext("Drawing for the hakem…"));
+      case "deal": return say(gettext("Dealing…"));
+      case "trump": return mine ? null : say(fmt(gettext("%(name)s is choosing trump…"), { name: who }));
+      case "draft":
+        return say(fmt(gettext("Drafting: %(a)s and %(b)s pairs left"),
+          { a: num(view.pairs_left[0]), b: num(view.pairs_left[1]) }));
+      case "bidding": return mine ? null : say(fmt(gettext("%(name)s is bidding…"), { name: who }));
+      case "discard": return mine ? null : say(fmt(gettext("%(name)s takes the widow and puts cards aside…"), { name: who }));
+      case "sars": return mine ? null : say(fmt(gettext("%(name)s chooses sars or trump…"), { name: who }));
+      case "auction": return mine ? null : say(fmt(gettext("%(name)s is calling…"), { name: who }));
+      case "play":
+        if (mine && !(view.trick || []).length && view.game.startsWith("shelem") && view.trump === null &&
+            view.sars === null) {
+          return say(gettext("Your lead: its suit becomes trump."));
+        }
+        return mine ? say(gettext("Your turn")) : null;
+      default: return null;
+    }
+  }
+
+  // --- your hand ------------------------------------------------------------------
+
+  renderHand() {
+    const { app } = this;
+    const frame = app.liveFrame;
+    const view = frame ? frame.view : null;
+    const zone = this.el.handZone;
+    const focused = document.activeElement && this.el.hand.contains(document.activeElement)
+      ? document.activeElement.dataset.card : null;
+    if (!view || !view.hand || frame.status !== "active") {
+      fill(this.el.hand);
+      fill(this.el.columns);
+      zone.classList.toggle("no-hand", true);
+      return;
+    }
+    zone.classList.toggle("no-hand", false);
+    const discard = app.legalOf("discard")[0];
+    const bridgeDummyTurn = app.game === "bridge" && view.next_hand && view.next_hand !== view.viewer;
+    const plays = new Set(bridgeDummyTurn ? [] : app.legalOf("play").map((a) => a.card));
+    const early = app.earlyMode ? new Set(app.legalOf("early").map((a) => a.card)) : new Set();
+    const widow = new Set(view.widow || []);
+    const cards = view.hand.map((card) => {
+      let el;
+      if (discard) {
+        const selected = app.discardSel.has(card);
+        el = cardFace(card, { button: true, cls: `selectable${selected ? " selected" : ""}${widow.has(card) ? " from-widow" : ""}` });
+        el.setAttribute("aria-pressed", selected ? "true" : "false");
+        el.addEventListener("click", () => {
+          if (app.discardSel.has(card)) app.discardSel.delete(card);
+          else if (app.discardSel.size < discard.count) app.discardSel.add(card);
+          app.render();
+        });
+      } else if (plays.has(card)) {
+        el = cardFace(card, { button: true, cls: "legal" });
+        el.addEventListener("click", () => app.act({ type: "play", card }));
+      } else if (early.has(card)) {
+        el = cardFace(card, { button: true, cls: "legal early" });
+        el.addEventListener("click", () => app.act({ type: "early", card }));
+      } else {
+        el = cardFace(card, { cls: widow.has(card) ? "from-widow" : "" });
+        el.setAttribute("aria-disabled", "true");
+      }
+      if (view.my_early === card) el.classList.add("laid-early");
+      return el;
+    });
+    fill(this.el.hand, cards);
+    this.el.hand.setAttribute("aria-label", plays.size
+      ? fmt(gettext("Your hand: %(n)s cards, %(legal)s playable"), { n: num(cards.length), legal: num(plays.size) })
+      : fmt(gettext("Your hand: %(n)s cards"), { n: num(cards.length) }));
+    if (view.columns) fill(this.el.columns, this.columnsEl(view.viewer, true));
+    else fill(this.el.columns);
+    this.layoutHand();
+    if (focused) {
+      const again = this.el.hand.querySelector(`button[data-card="${focused}"]`);
+      if (again) again.focus({ preventScroll: true });
+    }
+  }
+
+  layoutHand() {
+    layoutFan(this.el.hand);
+  }
+
+  /** Arrow keys move between the playable cards. */
+  handKeys(event) {
+    if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+    const buttons = [...this.el.hand.querySelectorAll("button.card")];
+    if (!buttons.length) return;
+    const i = buttons.indexOf(document.activeElement);
+    let j = i;
+    if (event.key === "ArrowLeft") j = i <= 0 ? buttons.length - 1 : i - 1;
+    if (event.key === "ArrowRight") j = i >= buttons.length - 1 ? 0 : i + 1;
+    if (event.key === "Home") j = 0;
+    if (event.key === "End") j = buttons.length - 1;
+    buttons[j].focus();
+    event.preventDefault();
+  }
+
+  // --- room information (waiting) and the foot ---------------------------------------
+
+  renderInfo() {
+    const { app } = this;
+    const show = app.mode === "waiting";
+    this.el.info.hidden = !show;
+    if (!show || this.el.info.dataset.built) return;
+    this.el.info.dataset.built = "1";
+    const input = h("input.room-link", { type: "text", readonly: true, value: app.cfg.roomUrl,
+      "aria-label": gettext("Room link"), "data-testid": "room-link", onfocus: (e) => e.target.select() });
+    const copy = h("button.btn.btn-ghost.btn-small", { type: "button", "data-testid": "copy-link" }, icon("copy"), gettext("Copy"));
+    copy.addEventListener("click", async () => {
+      let ok = false;
+      try {
+        await navigator.clipboard.writeText(app.cfg.roomUrl);
+        ok = true;
+      } catch (err) {
+        input.select();
+        ok = document.execCommand && document.execCommand("copy");
+      }
+      this.toast(ok ? gettext("Link copied. Send it to your friends.") : gettext("Select the link and copy it."));
+    });
+    const rules = this.el.rules ? this.el.rules.content.cloneNode(true) : null;
+    const details = rules ? h("details.rules-details", { open: window.innerWidth > 700 },
+      h("summary", null, gettext("Table rules of this room")), rules) : null;
+    fill(this.el.info,
+      h("div.link-row", null, h("label.sr-only", null, gettext("Room link")), input, copy),
+      details);
+  }
+
+  renderFoot() {
+    const { app } = this;
+    const foot = this.el.foot;
+    const parts = [];
+    const seated = Boolean(app.you && app.you.seat);
+    if (seated && app.room) {
+      const wait = Math.max(0, app.reactUntil - Date.now());
+      const palette = h("div.reactions", { role: "group", "aria-label": gettext("Reactions"), "data-testid": "reactions",
+        class: wait ? "cooling" : "" },
+      Object.entries(REACTIONS).map(([key, emoji]) => h("button.reaction", {
+        type: "button", "data-reaction": key, "aria-label": reactionName(key), title: reactionName(key),
+        disabled: wait > 0 || !app.connected, onclick: () => app.react(key),
+      }, emoji)),
+      wait ? h("span.cooldown", { "data-cooldown": "", "aria-live": "off" }, num(Math.ceil(wait / 1000))) : null);
+      parts.push(palette);
+    } else if (app.room) {
+      const note = [h("span.watching", null, icon("eye"), gettext("You are watching live."))];
+      if (!app.cfg.authenticated) {
+        note.push(h("a.btn.btn-small", { href: app.cfg.loginUrl, "data-testid": "sign-in-to-sit" }, gettext("Sign in to take a seat")));
+      } else if (app.mode === "waiting" && app.room.seats.some((s) => !s.user && !s.bot)) {
+        note.push(h("span.muted", null, gettext("Pick an empty seat to play.")));
+      }
+      parts.push(h("div.visitor-note", { "data-testid": "visitor-note" }, note));
+    }
+    if (app.room) {
+      // R-5: each viewer may hide reactions for himself (the eye).
+      const hidden = app.reactionsHidden;
+      parts.push(h("button.tool.tool-reactions", {
+        type: "button", "data-testid": "toggle-reactions", "aria-pressed": hidden ? "true" : "false",
+        title: hidden ? gettext("Show reactions") : gettext("Hide reactions"),
+        onclick: () => app.toggleReactions(),
+      }, icon(hidden ? "eyeOff" : "eye"), h("span.sr-only", null, hidden ? gettext("Show reactions") : gettext("Hide reactions"))));
+    }
+    const key = JSON.stringify([seated, app.mode, Math.ceil(Math.max(0, app.reactUntil - Date.now()) / 1000),
+      app.connected, app.cfg.authenticated, app.reactionsHidden]);
+    if (key === this.footKey) return;
+    this.footKey = key;
+    fill(foot, parts);
+  }
+
+  // --- the clock, reactions, toasts, dialogs ---------------------------------------------
+
+  tick() {
+    const { app } = this;
+    const frame = app.liveFrame;
+    const now = Date.now() + app.offset;
+    const clock = this.el.tbar.querySelector("[data-clock]");
+    for (const ringFg of this.el.felt.querySelectorAll(".seat .ring-fg")) {
+      const seatEl = ringFg.closest(".seat");
+      const n = seatEl.dataset.seat;
+      const deadline = frame && frame.status === "active" ? frame.deadlines[n] : null;
+      const seat = app.seat(Number(n));
+      if (!deadline || !seatEl.classList.contains("acting") || (seat && seat.bot)) {
+        seatEl.classList.remove("timed", "hurry");
+        continue;
+      }
+      const total = (frame.turn_seconds || 30) * 1000;
+      const left = Math.max(0, deadline - now);
+      const frac = Math.max(0, Math.min(1, left / total));
+      ringFg.style.strokeDashoffset = String(138.2 * (1 - frac));
+      seatEl.classList.add("timed");
+      seatEl.classList.toggle("hurry", left < 6000);
+    }
+    if (clock && frame) {
+      const view = frame.view;
+      const acting = (view.to_act || []).filter((s) => s !== 0);
+      let text = "";
+      let seconds = null;
+      if (frame.status !== "active") {
+        text = gettext("Match over");
+      } else if (acting.length === 1) {
+        const d = frame.deadlines[String(acting[0])];
+        seconds = d ? Math.max(0, Math.ceil((d - now) / 1000)) : null;
+        text = acting[0] === view.viewer ? gettext("Your turn") : app.name(acting[0]);
+      } else if (acting.length > 1) {
+        text = gettext("Everyone");
+        const ds = acting.map((s) => frame.deadlines[String(s)]).filter(Boolean);
+        seconds = ds.length ? Math.max(0, Math.ceil((Math.max(...ds) - now) / 1000)) : null;
+      } else if (frame.deadlines["0"]) {
+        text = gettext("Next round");
+        seconds = Math.max(0, Math.ceil((frame.deadlines["0"] - now) / 1000));
+      }
+      const sig = `${text}|${seconds}`;
+      if (clock.dataset.sig !== sig) {
+        clock.dataset.sig = sig;
+        clock.classList.toggle("no-seconds", seconds === null);
+        fill(clock, icon("clock"), h("span.clock-who", null, text),
+          seconds === null ? null : h("b.clock-sec", { class: seconds <= 5 ? "hurry" : "" }, num(seconds)));
+      }
+    }
+    if (app.reactUntil && Date.now() < app.reactUntil + 300) this.renderFoot();
+    if (app.roundBanner && Date.now() > app.roundBanner.until) {
+      app.roundBanner = null;
+      this.renderCenter();
+    }
+  }
+
+  popReaction(seat, reaction) {
+    const emoji = REACTIONS[reaction];
+    if (!emoji) return;
+    const pos = this.posOf(seat);
+    const { pops } = this.slots[pos];
+    const el = h("span.pop", { role: "img", "aria-label": fmt(gettext("%(name)s: %(reaction)s"),
+      { name: this.app.name(seat), reaction: reactionName(reaction) }), "data-testid": "reaction-pop" }, emoji);
+    pops.append(el);
+    setTimeout(() => el.remove(), prefersReducedMotion() ? 3000 : 2600);
+  }
+
+  clearReactions() {
+    for (const { pops } of Object.values(this.slots)) fill(pops);
+  }
+
+  toast(message, kind = "info") {
+    const el = h("div.toast", { class: `toast-${kind}`, role: kind === "error" ? "alert" : "status", "data-testid": "toast" }, message);
+    this.el.toasts.append(el);
+    setTimeout(() => el.classList.add("leaving"), 3600);
+    setTimeout(() => el.remove(), 4000);
+  }
+
+  /** L-3: say what leaving costs, then leave only when confirmed. */
+  openLeaveDialog(cost) {
+    const text = {
+      hokm: gettext("The match ends now. You lose 2 points and the match counts as a loss for you. Your partner loses nothing."),
+      shelem: gettext("The match ends now. You lose 100 points and the match counts as a loss for you. Your partner loses nothing."),
+      bridge: gettext("The match ends now and counts as a loss for you."),
+    }[cost] || gettext("The match ends now and counts as a loss for you.");
+    fill(this.el.dialogText, text);
+    if (typeof this.el.dialog.showModal === "function") this.el.dialog.showModal();
+    else this.el.dialog.setAttribute("open", "");
+  }
+
+  cardText(card) {
+    return cardText(card);
+  }
+}

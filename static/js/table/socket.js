@@ -1,0 +1,137 @@
+// The table's socket (docs/protocol.md): reconnect with backoff, a heartbeat
+// every 10 s, and a watchdog that drops a silent connection.
+
+const HEARTBEAT_MS = 10000;
+const SILENCE_MS = 25000; // no frame at all (not even a pong) for this long: reconnect
+const BACKOFF_MS = [400, 1000, 2000, 4000, 8000, 12000];
+const CLOSE_NO_ROOM = 4404;
+
+export class TableSocket {
+  constructor(url, { onFrame, onStatus }) {
+    this.url = url;
+    this.onFrame = onFrame;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.attempt = 0;
+    this.status = "connecting"; // connecting | open | closed | gone
+    this.retryAt = 0;
+    this.timers = {};
+    this.lastFrameAt = 0;
+    this.sent = []; // what this tab sent (kept short; tests and debugging read it)
+    window.addEventListener("offline", () => this.drop());
+    window.addEventListener("online", () => this.reconnectNow());
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && this.status === "closed") this.reconnectNow();
+    });
+  }
+
+  connect() {
+    clearTimeout(this.timers.retry);
+    if (this.ws && (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)) return;
+    this.setStatus("connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (err) {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      if (ws !== this.ws) return;
+      this.attempt = 0;
+      this.lastFrameAt = Date.now();
+      this.setStatus("open");
+      this.startHeartbeat();
+    });
+    ws.addEventListener("message", (event) => {
+      if (ws !== this.ws) return;
+      this.lastFrameAt = Date.now();
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch (err) {
+        return;
+      }
+      if (frame && typeof frame.type === "string") this.onFrame(frame);
+    });
+    ws.addEventListener("close", (event) => {
+      if (ws !== this.ws) return;
+      this.stopHeartbeat();
+      this.ws = null;
+      if (event.code === CLOSE_NO_ROOM) {
+        this.setStatus("gone");
+        return;
+      }
+      this.setStatus("closed");
+      this.scheduleRetry();
+    });
+  }
+
+  scheduleRetry() {
+    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const delay = Math.round(base * (1 + Math.random() * 0.3));
+    this.attempt += 1;
+    this.retryAt = Date.now() + delay;
+    clearTimeout(this.timers.retry);
+    this.timers.retry = setTimeout(() => this.connect(), delay);
+    this.setStatus("closed");
+  }
+
+  reconnectNow() {
+    if (this.status === "open" || this.status === "gone") return;
+    this.attempt = 0;
+    this.connect();
+  }
+
+  /** Close the connection (offline, silent server); the backoff brings it back. */
+  drop() {
+    const ws = this.ws;
+    if (!ws) return;
+    // Forget it at once: a close handshake over a dead network can take long.
+    this.ws = null;
+    this.stopHeartbeat();
+    try {
+      ws.close();
+    } catch (err) {
+      /* already closing */
+    }
+    this.scheduleRetry();
+  }
+
+  startHeartbeat() {
+    this.stopHeartbeat();
+    this.timers.beat = setInterval(() => {
+      if (Date.now() - this.lastFrameAt > SILENCE_MS) {
+        this.drop();
+        return;
+      }
+      this.send({ type: "ping" });
+    }, HEARTBEAT_MS);
+  }
+
+  stopHeartbeat() {
+    clearInterval(this.timers.beat);
+  }
+
+  setStatus(status) {
+    if (this.status === status && status !== "closed") return;
+    this.status = status;
+    this.onStatus(status);
+  }
+
+  get open() {
+    return this.status === "open" && this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Send one frame; false when the socket is down (nothing is queued: the state decides). */
+  send(frame) {
+    if (!this.open) return false;
+    this.ws.send(JSON.stringify(frame));
+    if (frame.type !== "ping") {
+      this.sent.push(frame);
+      if (this.sent.length > 200) this.sent.splice(0, this.sent.length - 200);
+    }
+    return true;
+  }
+}

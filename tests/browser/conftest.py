@@ -1,0 +1,231 @@
+"""The site for real, in Debian's Chromium (Playwright, sync API).
+
+A session-scoped fixture makes a fresh PostgreSQL database, migrates it and
+starts Daphne on a free port with in-process deadlines, short bot and round
+pauses; the tests drive real browser contexts against it. The server is
+another process: no pytest-django database fixtures here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+import warnings
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+DB_NAME = "takhteh_browser"
+DEFAULT_DATABASE_URL = "postgres://takhteh:takhteh@127.0.0.1:5432/takhteh"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+PASSWORD = "Card-table-2026!"
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+FA_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _database(url: str, name: str, drop_only: bool = False) -> str:
+    """Drop and (unless ``drop_only``) re-create ``name``; returns its URL."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if not drop_only:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 40.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daphne exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.25)
+    raise RuntimeError(f"daphne never became healthy:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The base URL of a real Daphne serving the site against its own database."""
+    admin_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)
+    db_url = _database(admin_url, DB_NAME)
+    env = {
+        **os.environ,
+        "DATABASE_URL": db_url,
+        "REDIS_URL": os.environ.get("REDIS_URL", DEFAULT_REDIS_URL),
+        "CACHE_PREFIX": "browser",
+        "DEADLINES": "inprocess",
+        "BOT_DELAY": "0.2",
+        "ROUND_PAUSE": "1",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "PYTHONUNBUFFERED": "1",
+    }
+    python = sys.executable
+    compiled = subprocess.run([python, "manage.py", "compiletranslations"], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if compiled.returncode:
+        # A catalogue being edited elsewhere must not stop the browser suite: the
+        # pages fall back to the English source text (the .mo files of the last compile stay).
+        warnings.warn(f"compiletranslations failed: {compiled.stderr.strip()[-500:]}", stacklevel=1)
+    subprocess.run([python, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    port = _free_port()
+    log = tmp_path_factory.mktemp("daphne") / "daphne.log"
+    daphne = Path(python).with_name("daphne")
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [str(daphne), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc, log)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        try:
+            _database(admin_url, DB_NAME, drop_only=True)
+        except Exception:  # noqa: BLE001 - a leftover database is dropped next time
+            pass
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield chromium
+        chromium.close()
+
+
+def unique(name: str) -> str:
+    """A username (3–20 letters, digits, underscores) unique to this run."""
+    return f"{name}_{uuid.uuid4().hex[:5]}"
+
+
+def digits(text: str) -> str:
+    return text.translate(FA_DIGITS)
+
+
+class Player:
+    """One person at a browser: his own context (cookies), one page."""
+
+    def __init__(self, browser, site: str, name: str, lang: str = "fa", viewport=None):
+        self.site = site
+        self.name = name
+        self.lang = lang
+        self.context = browser.new_context(viewport=viewport or DESKTOP, locale="fa-IR" if lang == "fa" else "en-US")
+        self.context.add_cookies([{"name": "lang", "value": lang, "url": site}])
+        self.context.set_default_timeout(15000)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    def goto(self, path: str):
+        self.page.goto(path if path.startswith("http") else f"{self.site}{path}")
+        return self.page
+
+    def sign_up(self):
+        """Through the real sign-up form: a username and a password, nothing more."""
+        page = self.goto("/accounts/signup/")
+        form = page.locator("#main form[method=post]")
+        form.locator("input[name=username]").fill(self.name)
+        form.locator("input[name=password1]").fill(PASSWORD)
+        form.locator("input[name=password2]").fill(PASSWORD)
+        form.locator("button[type=submit]").click()
+        page.wait_for_load_state()
+        assert page.locator("[data-testid=signed-in-user]").inner_text().strip() == self.name
+        return self
+
+    def sent(self, kind: str | None = None) -> list[dict]:
+        frames = self.page.evaluate("() => (window.takhteh ? window.takhteh.sent.slice() : [])")
+        return [f for f in frames if kind is None or f.get("type") == kind]
+
+    def shot(self, name: str):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def people(browser, site):
+    """people("alice", lang="en", viewport=PHONE) -> a signed-up Player (anonymous with signed_up=False)."""
+    made: list[Player] = []
+
+    def make(name: str, lang: str = "fa", viewport=None, signed_up: bool = True) -> Player:
+        player = Player(browser, site, unique(name) if signed_up else name, lang, viewport)
+        made.append(player)
+        if signed_up:
+            player.sign_up()
+        return player
+
+    yield make
+    for player in made:
+        errors = player.errors
+        player.close()
+        assert not errors, f"{player.name}: JavaScript errors: {errors}"
+
+
+WHAT_NOW = """() => {
+  const q = (s) => document.querySelector(s);
+  if (q('[data-testid=match-result]')) return 'result';
+  if (q('[data-testid=round-result]')) return 'round';
+  if (q('[data-testid=trump-panel] .suit-btn')) return 'trump';
+  if (q('[data-testid=draft-take]')) return 'draft';
+  if (q('[data-testid=hand] button.card.legal')) return 'card';
+  return null;
+}"""
+
+
+def what_now(player) -> str | None:
+    """What the table asks of this player now, in one look: result, round, trump, draft, card or None."""
+    return player.page.evaluate(WHAT_NOW)
+
+
+ROOM_URL = re.compile(r"/rooms/([a-z0-9]+)/$")
+
+
+def wait_until(predicate, timeout: float = 20.0, interval: float = 0.05, message: str = "condition"):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out waiting for {message}")
