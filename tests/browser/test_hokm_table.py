@@ -127,6 +127,11 @@ def test_four_players_play_a_hokm_round(people, browser, site):
     wait_until(lambda: digits(page.locator("[data-testid=spectators]").inner_text()).strip() == "1",
                message="one spectator")
     start.click()
+    # The one who acts has a countdown ring on his avatar (C-8), seen by everyone.
+    wait_until(lambda: bob.page.locator(".seat.timed").count() == 1, message="a countdown ring")
+    # Dave hides reactions for himself.
+    dave.page.locator("[data-testid=toggle-reactions]").click()
+    assert dave.page.locator("[data-testid=toggle-reactions]").get_attribute("aria-pressed") == "true"
 
     # The table: the hakem names trump, then everyone plays glowing cards.
     trump_shot = middle_shot = illegal_checked = False
@@ -181,6 +186,12 @@ def test_four_players_play_a_hokm_round(people, browser, site):
         bar = p.page.locator("[data-testid=scoreboard]")
         wait_until(lambda bar=bar: "1" in digits(bar.inner_text()), message="the match score on the top bar")
         assert p.page.locator("[data-testid=trump]").inner_text().strip()
+    # a reaction pops by the sender's avatar for everyone but the one who hid them.
+    alice.page.locator("[data-testid=reactions] [data-reaction=clap]").click()
+    # Alice (seat 1) plays just before Bob (seat 2): she sits on his left.
+    bob.page.locator("[data-slot=left] [data-testid=reaction-pop]").wait_for()
+    time.sleep(0.3)
+    assert dave.page.locator("[data-testid=reaction-pop]").count() == 0
     # Every seat shows its player as connected.
     for n in range(1, 5):
         assert alice.page.locator(f"[data-testid=presence-{n}]").get_attribute("class").endswith("presence-connected")

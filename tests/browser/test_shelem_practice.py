@@ -79,6 +79,10 @@ def test_shelem_auction_widow_and_leaving(people):
     assert page.locator("[data-testid=reactions] .cooldown").count() == 1
     assert len(sara.sent("react")) == 1
 
+    # A refused frame comes back as a short translated message.
+    page.evaluate("() => window.takhteh.app.send({type: 'react', reaction: 'juggle'})")
+    page.locator("[data-testid=toast].toast-error").wait_for()
+
     # L-3: leaving an active match first says what it costs.
     page.locator("[data-testid=leave]").click()
     dialog = page.locator("[data-testid=leave-dialog]")

@@ -25,11 +25,13 @@ export function buildPanel(r) {
   if (!frame) return null;
   const view = frame.view;
   if (frame.status !== "active" || view.phase === "match_over") return resultPanel(r);
-  const banner = app.roundBanner;
-  if (banner ? Date.now() >= banner.from : view.phase === "round_over") return roundPanel(r);
   const legal = app.legal();
   const types = new Set(legal.map((a) => a.type));
   const live = `${frame.v}:${app.connected}:${Boolean(app.pending)}`;
+  // The last round's result, unless the next round already asks something of me.
+  const banner = app.roundBanner;
+  const choosing = [...types].some((t) => t !== "play");
+  if (!choosing && (banner ? Date.now() >= banner.from : view.phase === "round_over")) return roundPanel(r);
   if (types.has("trump")) return { kind: "trump", key: `trump:${live}`, el: trumpPanel(r, legal) };
   if (types.has("draft")) return { kind: "draft", key: `draft:${live}`, el: draftPanel(r, view) };
   if (types.has("bid") || types.has("pass")) return { kind: "bid", key: `bid:${live}`, el: bidPanel(r, legal) };

@@ -39,6 +39,12 @@ function hue(name) {
   return x;
 }
 
+/** "Match (to 7)" on wide screens, "Match" on a phone. */
+function matchLabel(target) {
+  return [h("span.wide", null, fmt(gettext("Match (to %(n)s)"), { n: num(target) })),
+    h("span.narrow", null, gettext("Match"))];
+}
+
 export class Renderer {
   constructor(app) {
     this.app = app;
@@ -228,12 +234,12 @@ export class Renderer {
     const rows = [];
     if (fam === "hokm") {
       rows.push([gettext("Tricks"), (t) => num(view.score.tricks[t])]);
-      rows.push([fmt(gettext("Match (to %(n)s)"), { n: num(view.score.target) }), (t) => num(view.score.rounds[t])]);
+      rows.push([matchLabel(view.score.target), (t) => num(view.score.rounds[t])]);
       const last = view.last_result;
       if (last) rows.push([gettext("Last round"), (t) => (last.winner === t ? signed(last.points) : "·")]);
     } else if (fam === "shelem") {
       rows.push([gettext("Points"), (t) => num(view.score.points[t])]);
-      rows.push([fmt(gettext("Match (to %(n)s)"), { n: num(view.rules.cap) }), (t) => num(view.score.totals[t])]);
+      rows.push([matchLabel(view.rules.cap), (t) => num(view.score.totals[t])]);
       const last = view.score.last_result;
       if (last) rows.push([gettext("Last round"), (t) => signed(last.score[t])]);
     } else {
@@ -378,8 +384,16 @@ export class Renderer {
     if (view.columns && pos === "top") return this.columnsEl(n, false);
     if (app.game === "bridge" && view.dummy === n && view.dummy_hand && view.viewer !== n) {
       const legal = view.next_hand === n ? new Set(app.legalOf("play").map((a) => a.card)) : new Set();
+      if (pos === "top" || pos === "bottom") {
+        return h("div.dummy", { class: `dummy-${pos}`, "data-testid": "dummy" },
+          view.dummy_hand.map((card) => this.playableCard(card, legal.has(card))));
+      }
+      // At the sides, the classic diagram: one overlapping row per suit.
+      const suits = ["S", "H", "D", "C", "J"];
+      const rows = suits.map((suit) => view.dummy_hand.filter((c) => (c.length === 2 && "RB".includes(c[0]) && c[1] === "J" ? "J" : c[1]) === suit))
+        .filter((cards) => cards.length);
       return h("div.dummy", { class: `dummy-${pos}`, "data-testid": "dummy" },
-        view.dummy_hand.map((card) => this.playableCard(card, legal.has(card))));
+        rows.map((cards) => h("div.dummy-suit", null, cards.map((card) => this.playableCard(card, legal.has(card))))));
     }
     return null;
   }
@@ -715,8 +729,9 @@ export class Renderer {
   toast(message, kind = "info") {
     const el = h("div.toast", { class: `toast-${kind}`, role: kind === "error" ? "alert" : "status", "data-testid": "toast" }, message);
     this.el.toasts.append(el);
-    setTimeout(() => el.classList.add("leaving"), 3600);
-    setTimeout(() => el.remove(), 4000);
+    const stay = kind === "error" ? 4000 : 2400;
+    setTimeout(() => el.classList.add("leaving"), stay - 400);
+    setTimeout(() => el.remove(), stay);
   }
 
   /** L-3: say what leaving costs, then leave only when confirmed. */
