@@ -70,6 +70,7 @@ def stand(room: Room, user) -> None:
         if room.status == Room.Status.PLAYING:
             raise PlayError("room_busy")
         Seat.objects.filter(room=room, user=user).update(user=None, ready=False, rematch=False)
+        _hand_over(room, user)
         _changed(room)
 
 
@@ -170,8 +171,22 @@ def leave(room: Room, user, confirm: bool = False) -> dict:
             Seat.objects.filter(room=room).update(ready=False, rematch=False)
         seat.user, seat.ready, seat.rematch = None, False, False
         seat.save()
+        _hand_over(room, user)
         _changed(room)
         return {"left": True, "cost": cost}
+
+
+def _hand_over(room: Room, leaver) -> None:
+    """The creator left: the longest-seated human still here runs the room; a
+    room nobody is left in is closed (it leaves the lobby)."""
+    humans = Seat.objects.filter(room=room, user__isnull=False).order_by("number")
+    if not humans.exists():
+        room.status = Room.Status.FINISHED
+        room.save(update_fields=["status", "updated_at"])
+        return
+    if room.creator_id == leaver.pk:
+        room.creator_id = humans.first().user_id
+        room.save(update_fields=["creator", "updated_at"])
 
 
 def leave_cost(game: str) -> str:

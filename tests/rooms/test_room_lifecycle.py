@@ -175,3 +175,13 @@ async def test_l_2_three_bots_play_a_whole_hokm4_match_with_only_the_creator_con
     assert max(match.result["score"]) >= 3
     bot_moves = await sync_to_async(match.moves.filter(actor="bot").count)()
     assert bot_moves > 30
+
+
+def test_r_1_when_the_creator_leaves_a_guest_runs_the_room_and_an_empty_room_closes(transactional_db, alice, bob):
+    room = make_room(alice, [bob], game="hokm2")
+    room_service.leave(room, alice)
+    room.refresh_from_db()
+    assert room.creator == bob and room.status == Room.Status.WAITING
+    room_service.stand(room, bob)
+    room.refresh_from_db()
+    assert room.status == Room.Status.FINISHED  # nobody left: no longer an open table
