@@ -66,6 +66,25 @@ def _wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 
     raise RuntimeError(f"daphne never became healthy:\n{log.read_text()[-3000:]}")
 
 
+def _bind_server_loop(port: int) -> None:
+    """Open one table socket (to no room) so the server binds its event loop.
+
+    The in-process deadlines (games/clock.py) arm their timers on the loop a
+    socket connection binds; a practice match started over HTTP in a fresh
+    process would otherwise wait for the ten-second sweep for its bots.
+    """
+    request = (
+        "GET /ws/table/warmup/ HTTP/1.1\r\n"
+        f"Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+        conn.sendall(request.encode())
+        conn.recv(1024)
+        time.sleep(0.2)
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     """The base URL of a real Daphne serving the site against its own database."""
@@ -103,6 +122,7 @@ def site(tmp_path_factory):
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(url, proc, log)
+        _bind_server_loop(port)
         yield url
     finally:
         proc.terminate()
@@ -206,8 +226,8 @@ WHAT_NOW = """() => {
   const q = (s) => document.querySelector(s);
   if (q('[data-testid=match-result]')) return 'result';
   if (q('[data-testid=round-result]')) return 'round';
-  if (q('[data-testid=trump-panel] .suit-btn')) return 'trump';
-  if (q('[data-testid=draft-take]')) return 'draft';
+  if (q('[data-testid=trump-panel] .suit-btn:not([disabled])')) return 'trump';
+  if (q('[data-testid=draft-take]:not([disabled])')) return 'draft';
   if (q('[data-testid=hand] button.card.legal')) return 'card';
   return null;
 }"""

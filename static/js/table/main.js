@@ -10,6 +10,7 @@ import { Renderer } from "./render.js";
 const REACTION_WAIT_MS = 8000;
 const ROUND_BANNER_MS = 3500;
 const ROUND_BANNER_DELAY_MS = 800;
+const PENDING_MAX_MS = 5000; // an unanswered action stops holding the cards back after this
 
 function readConfig(el) {
   const d = el.dataset;
@@ -124,12 +125,21 @@ class App {
     return teamOf(seat, this.players);
   }
 
-  /** Legal actions of the viewer now, or [] when the cards must wait (disconnected, in flight). */
-  legal() {
+  /** An action in flight: the table waits for its answer (a few seconds at most). */
+  get busy() {
+    return Boolean(this.pending && Date.now() - this.pending.at < PENDING_MAX_MS);
+  }
+
+  /** The viewer's legal actions now; none while disconnected or after the match. */
+  choices() {
     const frame = this.liveFrame;
     if (!frame || frame.status !== "active" || !this.connected) return [];
-    if (this.pending && this.pending.v === frame.v) return [];
     return frame.view.legal || [];
+  }
+
+  /** Legal actions that may be taken this instant (none while one is in flight). */
+  legal() {
+    return this.busy ? [] : this.choices();
   }
 
   legalOf(type) {
@@ -188,11 +198,19 @@ class App {
     this.v = frame.v;
     this.offset = frame.server_time - Date.now();
     this.frame = frame;
-    if (this.pending && this.pending.v !== frame.v) this.pending = null;
     const events = frame.events || [];
+    if (this.pending && this.answered(frame, events)) this.pending = null;
     this.noteEvents(events, previous);
     if (frame.view.phase !== "discard") this.discardSel.clear();
     this.render({ animate, events });
+  }
+
+  /** Does this frame answer the action in flight? (Several seats may act at once: the hokm2 draft.) */
+  answered(frame, events) {
+    const me = frame.view.viewer;
+    if (frame.full || !me || frame.status !== "active") return true;
+    if (!(frame.view.to_act || []).includes(me)) return true;
+    return events.some((e) => e.seat === me && e.type !== "auto");
   }
 
   noteEvents(events, previous) {
@@ -245,7 +263,8 @@ class App {
     this.refCounter += 1;
     const ref = this.refCounter;
     if (this.send({ type: "act", action, v: frame.v, ref })) {
-      this.pending = { v: frame.v, ref };
+      this.pending = { v: frame.v, ref, at: Date.now() };
+      setTimeout(() => this.render(), PENDING_MAX_MS + 50);
       this.render();
     }
   }

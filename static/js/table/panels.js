@@ -25,9 +25,10 @@ export function buildPanel(r) {
   if (!frame) return null;
   const view = frame.view;
   if (frame.status !== "active" || view.phase === "match_over") return resultPanel(r);
-  const legal = app.legal();
+  // Panels stay while an action is in flight (their buttons wait), so they do not flicker.
+  const legal = app.choices();
   const types = new Set(legal.map((a) => a.type));
-  const live = `${frame.v}:${app.connected}:${Boolean(app.pending)}`;
+  const live = `${frame.v}:${app.connected}:${app.busy}`;
   // The last round's result, unless the next round already asks something of me.
   const banner = app.roundBanner;
   const choosing = [...types].some((t) => t !== "play");
@@ -141,7 +142,7 @@ function bidPanel(r, legal) {
   if (amounts.length) {
     set(value);
     parts.push(
-      h("div.bid-row", null,
+      h("div.bid-row", { dir: "ltr" },
         h("button.step", { type: "button", "aria-label": gettext("5 less"), onclick: () => set(value - 5) }, "−"),
         out,
         h("button.step", { type: "button", "aria-label": gettext("5 more"), onclick: () => set(value + 5) }, "+")),

@@ -389,8 +389,7 @@ export class Renderer {
           view.dummy_hand.map((card) => this.playableCard(card, legal.has(card))));
       }
       // At the sides, the classic diagram: one overlapping row per suit.
-      const suits = ["S", "H", "D", "C", "J"];
-      const rows = suits.map((suit) => view.dummy_hand.filter((c) => (c.length === 2 && "RB".includes(c[0]) && c[1] === "J" ? "J" : c[1]) === suit))
+      const rows = ["S", "H", "D", "C"].map((suit) => view.dummy_hand.filter((c) => c[1] === suit))
         .filter((cards) => cards.length);
       return h("div.dummy", { class: `dummy-${pos}`, "data-testid": "dummy" },
         rows.map((cards) => h("div.dummy-suit", null, cards.map((card) => this.playableCard(card, legal.has(card))))));
@@ -445,6 +444,9 @@ export class Renderer {
     }
     this.el.panel.hidden = !panel;
     this.el.center.dataset.panel = panel ? panel.kind : "";
+    const busy = app.busy;
+    this.el.panel.setAttribute("aria-busy", busy ? "true" : "false");
+    if (busy) for (const control of this.el.panel.querySelectorAll("button, input")) control.disabled = true;
   }
 
   renderTrick() {

@@ -80,6 +80,16 @@ export class TableSocket {
 
   reconnectNow() {
     if (this.status === "open" || this.status === "gone") return;
+    // A handshake started while offline may hang: start afresh.
+    const stale = this.ws;
+    this.ws = null;
+    if (stale) {
+      try {
+        stale.close();
+      } catch (err) {
+        /* never opened */
+      }
+    }
     this.attempt = 0;
     this.connect();
   }
