@@ -162,11 +162,12 @@ def digits(text: str) -> str:
 class Player:
     """One person at a browser: his own context (cookies), one page."""
 
-    def __init__(self, browser, site: str, name: str, lang: str = "fa", viewport=None):
+    def __init__(self, browser, site: str, name: str, lang: str = "fa", viewport=None, reduced_motion=None):
         self.site = site
         self.name = name
         self.lang = lang
-        self.context = browser.new_context(viewport=viewport or DESKTOP, locale="fa-IR" if lang == "fa" else "en-US")
+        self.context = browser.new_context(viewport=viewport or DESKTOP, locale="fa-IR" if lang == "fa" else "en-US",
+                                           reduced_motion=reduced_motion)
         self.context.add_cookies([{"name": "lang", "value": lang, "url": site}])
         self.context.set_default_timeout(15000)
         self.page = self.context.new_page()
@@ -205,11 +206,12 @@ class Player:
 
 @pytest.fixture
 def people(browser, site):
-    """people("alice", lang="en", viewport=PHONE) -> a signed-up Player (anonymous with signed_up=False)."""
+    """people("alice", lang="en", viewport=PHONE) -> a signed-up Player (anonymous with signed_up=False;
+    reduced_motion="reduce" for a browser that asks for less motion)."""
     made: list[Player] = []
 
-    def make(name: str, lang: str = "fa", viewport=None, signed_up: bool = True) -> Player:
-        player = Player(browser, site, unique(name) if signed_up else name, lang, viewport)
+    def make(name: str, lang: str = "fa", viewport=None, signed_up: bool = True, reduced_motion=None) -> Player:
+        player = Player(browser, site, unique(name) if signed_up else name, lang, viewport, reduced_motion)
         made.append(player)
         if signed_up:
             player.sign_up()

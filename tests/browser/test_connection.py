@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_a_dropped_connection_shows_a_banner_and_recovers(people):
-    omid = people("omid", lang="en", viewport=DESKTOP)
+    omid = people("omid", lang="en", viewport=DESKTOP, reduced_motion="reduce")
     page = omid.goto("/")
     page.locator("[data-testid=practice-hokm4]").click()
     page.wait_for_url(ROOM_URL)
@@ -42,3 +42,8 @@ def test_a_dropped_connection_shows_a_banner_and_recovers(people):
     banner.wait_for(state="visible", timeout=5000)
     banner.wait_for(state="hidden", timeout=15000)
     wait_until(lambda: page.locator("[data-testid=hand] .card").count() > 0, message="the hand again")
+
+    # With less motion asked for, play goes on all the same: the bots' cards simply appear.
+    assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
+    wait_until(lambda: page.locator("[data-testid=trick] .tc, [data-testid=hand] button.card.legal, "
+                                    "[data-testid=trump-panel]").count(), message="the table moving on")

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from .conftest import PHONE, ROOM_URL, digits, wait_until
+from .conftest import DESKTOP, PHONE, ROOM_URL, digits, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -69,6 +69,18 @@ def test_shelem_auction_widow_and_leaving(people):
     bar = page.locator(".tbar").inner_text()
     assert "165" in digits(bar)
     sara.shot("shelem-play-fa-phone")
+    # The same table on a desktop, then in English (a reload: the state comes again in full).
+    page.set_viewport_size(DESKTOP)
+    time.sleep(0.3)
+    sara.shot("shelem-play-fa-desktop")
+    sara.context.add_cookies([{"name": "lang", "value": "en", "url": sara.site}])
+    page.reload()
+    page.locator("[data-testid=hand] .card").first.wait_for()
+    time.sleep(0.3)
+    sara.shot("shelem-play-en-desktop")
+    page.set_viewport_size(PHONE)
+    time.sleep(0.3)
+    sara.shot("shelem-play-en-phone")
 
     # a reaction pops near my avatar; the palette waits eight seconds.
     page.locator("[data-testid=reactions] [data-reaction=tea]").click()
@@ -88,6 +100,6 @@ def test_shelem_auction_widow_and_leaving(people):
     dialog = page.locator("[data-testid=leave-dialog]")
     dialog.wait_for()
     assert "100" in digits(dialog.inner_text())
-    sara.shot("shelem-leave-dialog-fa-phone")
+    sara.shot("shelem-leave-dialog-en-phone")
     dialog.locator("[data-testid=leave-confirm]").click()
     page.wait_for_url("**/rooms/")

@@ -27,9 +27,7 @@ function readConfig(el) {
     fourColour: d.fourColour === "true",
     lobbyUrl: d.lobbyUrl,
     loginUrl: d.loginUrl,
-    rulesUrl: d.rulesUrl,
     roomUrl: d.roomUrl,
-    watch: d.watch === "true",
   };
 }
 
@@ -43,12 +41,12 @@ class App {
     this.match = null;
     this.v = -1;
     this.offset = 0; // server clock minus ours, ms
-    this.pending = null; // {v, ref} of an act in flight: the cards wait for the answer
+    this.pending = null; // {v, ref, at} of an act in flight: the cards wait for the answer
     this.refCounter = 0;
     this.discardSel = new Set();
     this.autoCards = new Set(); // cards the clock played (a small clock mark)
     this.cutCards = new Set(); // cards that cut this round
-    this.roundBanner = null; // {events, until}
+    this.roundBanner = null; // {event, from, until}: the last round's result on the table
     this.reactionsHidden = this.cfg.hideReactions;
     this.reactUntil = 0;
     this.earlyMode = false;
@@ -74,8 +72,8 @@ class App {
   }
 
   get players() {
-    if (this.view) return this.view.players;
     if (this.room) return this.room.seats.length;
+    if (this.view) return this.view.players;
     return this.cfg.players;
   }
 
@@ -85,7 +83,8 @@ class App {
 
   /** The seat at the bottom: the viewer's own, else seat 1 (spectators). */
   get viewer() {
-    if (this.view && this.view.viewer) return this.view.viewer;
+    const frame = this.liveFrame;
+    if (frame && frame.view.viewer) return frame.view.viewer;
     return this.you.seat || null;
   }
 
@@ -201,6 +200,8 @@ class App {
     const events = frame.events || [];
     if (this.pending && this.answered(frame, events)) this.pending = null;
     this.noteEvents(events, previous);
+    // the cut mark stays on the card for the trick (the effect itself plays once, animated frames only).
+    if (animate) for (const e of events) if (e.type === "card_played" && e.cut) this.cutCards.add(e.card);
     if (frame.view.phase !== "discard") this.discardSel.clear();
     this.render({ animate, events });
   }

@@ -87,7 +87,6 @@ export function animateEvents(r, events) {
       if (!wrap) continue;
       if (!reduce) slideIn(wrap, r.posOf(event.seat));
       if (event.cut) {
-        app.cutCards.add(event.card);
         cutEffect(wrap);
         playSound("cut");
       } else {

@@ -453,6 +453,9 @@ export class Renderer {
     const { app } = this;
     const frame = app.liveFrame;
     const trick = frame && frame.status === "active" ? frame.view.trick || [] : [];
+    const key = JSON.stringify([trick, this.positions, [...app.cutCards], [...app.autoCards]]);
+    if (key === this.trickKey) return; // a card sliding in keeps sliding
+    this.trickKey = key;
     const seen = {};
     const els = trick.map(({ seat, card }) => {
       const pos = this.posOf(seat);
@@ -519,6 +522,7 @@ export class Renderer {
     const focused = document.activeElement && this.el.hand.contains(document.activeElement)
       ? document.activeElement.dataset.card : null;
     if (!view || !view.hand || frame.status !== "active") {
+      this.handKey = null;
       fill(this.el.hand);
       fill(this.el.columns);
       zone.classList.toggle("no-hand", true);
@@ -530,6 +534,11 @@ export class Renderer {
     const plays = new Set(bridgeDummyTurn ? [] : app.legalOf("play").map((a) => a.card));
     const early = app.earlyMode ? new Set(app.legalOf("early").map((a) => a.card)) : new Set();
     const widow = new Set(view.widow || []);
+    // Rebuild only when something the hand shows has changed (keeps hover and focus steady).
+    const key = JSON.stringify([view.hand, [...plays], [...early], discard ? [...app.discardSel] : null,
+      view.widow, view.my_early, view.columns, app.busy, app.connected]);
+    if (key === this.handKey) return;
+    this.handKey = key;
     const cards = view.hand.map((card) => {
       let el;
       if (discard) {
@@ -554,7 +563,10 @@ export class Renderer {
       if (view.my_early === card) el.classList.add("laid-early");
       return el;
     });
+    // New cards take their place in the fan at once, without sliding from nowhere.
+    this.el.hand.classList.add("settling");
     fill(this.el.hand, cards);
+    requestAnimationFrame(() => requestAnimationFrame(() => this.el.hand.classList.remove("settling")));
     this.el.hand.setAttribute("aria-label", plays.size
       ? fmt(gettext("Your hand: %(n)s cards, %(legal)s playable"), { n: num(cards.length), legal: num(plays.size) })
       : fmt(gettext("Your hand: %(n)s cards"), { n: num(cards.length) }));
