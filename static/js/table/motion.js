@@ -94,7 +94,7 @@ export function animateEvents(r, events) {
       }
     } else if (event.type === "hakem") {
       r.toast(fmt(gettext("%(name)s is the hakem."), { name: app.name(event.seat) }));
-    } else if (event.type === "trump_named") {
+    } else if (event.type === "trump_named" && event.suit) {
       const mark = app.root.querySelector("[data-testid=trump]");
       if (mark) mark.classList.add("flash");
       r.toast(fmt(gettext("Trump: %(suit)s"), { suit: SUIT_SYMBOL[event.suit] || event.suit }));

@@ -62,7 +62,6 @@ export class Renderer {
       panel: q("[data-panel]"),
       middle: q("[data-middle]"),
       handZone: q("[data-hand-zone]"),
-      columns: q("[data-columns]"),
       hand: q("[data-hand]"),
       info: q("[data-room-info]"),
       foot: q("[data-foot]"),
@@ -381,7 +380,8 @@ export class Renderer {
     const frame = app.liveFrame;
     if (!frame) return null;
     const view = frame.view;
-    if (view.columns && pos === "top") return this.columnsEl(n, false);
+    // Shelem for two: each player's columns between his hand and the middle (DESIGN.md).
+    if (view.columns) return this.columnsEl(n, n === view.viewer);
     if (app.game === "bridge" && view.dummy === n && view.dummy_hand && view.viewer !== n) {
       const legal = view.next_hand === n ? new Set(app.legalOf("play").map((a) => a.card)) : new Set();
       if (pos === "top" || pos === "bottom") {
@@ -507,7 +507,7 @@ export class Renderer {
             view.sars === null) {
           return say(gettext("Your lead: its suit becomes trump."));
         }
-        return mine ? say(gettext("Your turn")) : null;
+        return null; // whose turn it is: the ring on the avatar, the clock, the glowing cards
       default: return null;
     }
   }
@@ -524,7 +524,6 @@ export class Renderer {
     if (!view || !view.hand || frame.status !== "active") {
       this.handKey = null;
       fill(this.el.hand);
-      fill(this.el.columns);
       zone.classList.toggle("no-hand", true);
       return;
     }
@@ -570,8 +569,6 @@ export class Renderer {
     this.el.hand.setAttribute("aria-label", plays.size
       ? fmt(gettext("Your hand: %(n)s cards, %(legal)s playable"), { n: num(cards.length), legal: num(plays.size) })
       : fmt(gettext("Your hand: %(n)s cards"), { n: num(cards.length) }));
-    if (view.columns) fill(this.el.columns, this.columnsEl(view.viewer, true));
-    else fill(this.el.columns);
     this.layoutHand();
     if (focused) {
       const again = this.el.hand.querySelector(`button[data-card="${focused}"]`);
