@@ -26,15 +26,20 @@ RULE_LABELS = {
 }
 
 
-def choice_label(name: str, value) -> str:
-    """How one value of a table rule reads in the form and on the table."""
+def choice_label(name: str, value, jokers: bool | None = None) -> str:
+    """How one value of a table rule reads in the form and on the table
+    (``jokers``: the room's own choice, when known)."""
     if value is None:
         return "—"
     if isinstance(value, bool):
         return str(_("on") if value else _("off"))
     if name == "lead":
         # SH-11: a multiple of the round's points, 165 (200 with jokers).
-        return "—" if not value else str(_("%(plain)s (%(jokers)s with jokers)") % {
+        if not value:
+            return "—"
+        if jokers is not None:
+            return localise_digits(value * (200 if jokers else 165))
+        return str(_("%(plain)s (%(jokers)s with jokers)") % {
             "plain": localise_digits(value * 165), "jokers": localise_digits(value * 200)})
     if name == "turn_seconds":
         return str(_("%(n)s s") % {"n": localise_digits(value)})
@@ -52,7 +57,7 @@ def rule_items(game: str, rules: dict | None) -> list[dict]:
     for name, spec in definition.RULE_OPTIONS.items():
         value = rules.get(name, spec["default"])
         items.append({"name": name, "label": RULE_LABELS.get(name, name.replace("_", " ")),
-                      "value": value, "text": choice_label(name, value),
+                      "value": value, "text": choice_label(name, value, rules.get("jokers")),
                       "boolean": isinstance(value, bool)})
     return items
 

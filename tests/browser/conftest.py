@@ -25,7 +25,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-DB_NAME = "takhteh_browser"
+# One database per run (several people may run the suite on one machine at once).
+DB_NAME = os.environ.get("BROWSER_DB_NAME") or f"takhteh_browser_{os.getpid()}"
 DEFAULT_DATABASE_URL = "postgres://takhteh:takhteh@127.0.0.1:5432/takhteh"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 PASSWORD = "Card-table-2026!"
