@@ -38,7 +38,7 @@ services:
 	bash scripts/ensure_services.sh
 
 browser:
-	@command -v chromium >/dev/null || bash scripts/ensure_chromium.sh
+	@bash scripts/ensure_chromium.sh
 
 test: $(STAMP) lint messages services browser
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_PREFIX=test-$$(date +%s%N) \

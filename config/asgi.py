@@ -4,6 +4,7 @@ WebSockets pass the origin validator (ALLOWED_HOSTS) and session
 authentication before they reach a consumer (Channels docs, tutorial part 2).
 """
 
+import asyncio
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -16,11 +17,35 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games import clock  # noqa: E402
 from rooms.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+
+async def application(scope, receive, send):
+    """The router, and the server's event loop made known to the in-process
+    deadline clock on the first request of any kind (HTTP included), so a
+    practice match started over HTTP has its bots' timers armed at once."""
+    if not clock.loop_bound():
+        clock.bind_loop(asyncio.get_running_loop())
+    if scope["type"] == "lifespan":
+        return await _lifespan(receive, send)
+    return await router(scope, receive, send)
+
+
+async def _lifespan(receive, send):
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            clock.bind_loop(asyncio.get_running_loop())
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            clock.cancel_all()
+            await send({"type": "lifespan.shutdown.complete"})
+            return

@@ -52,6 +52,11 @@ def bind_loop(loop: asyncio.AbstractEventLoop) -> None:
         loop.call_soon_threadsafe(lambda: loop.create_task(_sweep_forever(), context=contextvars.Context()))
 
 
+def loop_bound() -> bool:
+    loop = _loop
+    return loop is not None and not loop.is_closed() and loop.is_running()
+
+
 def _schedule_inprocess(match_id: int, version: int, when: datetime) -> None:
     loop = _loop
     if loop is None or loop.is_closed():
