@@ -74,13 +74,20 @@ def stand(room: Room, user) -> None:
         _changed(room)
 
 
+def _mark_own_seat(room_id: int, user, status: str, wrong_status: str, **fields) -> Room:
+    """Lock the room, check its status, set ``fields`` on the user's own seat.
+    Runs inside the caller's transaction."""
+    room = _locked(room_id)
+    if room.status != status:
+        raise PlayError(wrong_status)
+    if not Seat.objects.filter(room=room, user=user).update(**fields):
+        raise PlayError("not_seated")
+    return room
+
+
 def set_ready(room: Room, user, ready: bool) -> None:
     with transaction.atomic():
-        room = _locked(room.pk)
-        if room.status != Room.Status.WAITING:
-            raise PlayError("room_busy")
-        if not Seat.objects.filter(room=room, user=user).update(ready=bool(ready)):
-            raise PlayError("not_seated")
+        room = _mark_own_seat(room.pk, user, Room.Status.WAITING, "room_busy", ready=bool(ready))
         _changed(room)
 
 
@@ -137,11 +144,7 @@ def _begin(room: Room, seats: list[Seat]) -> Match:
 def rematch(room: Room, user, agree: bool = True) -> Match | None:
     """R-3: a new match starts in the same room only when every player agreed."""
     with transaction.atomic():
-        room = _locked(room.pk)
-        if room.status != Room.Status.FINISHED:
-            raise PlayError("not_finished")
-        if not Seat.objects.filter(room=room, user=user).update(rematch=bool(agree)):
-            raise PlayError("not_seated")
+        room = _mark_own_seat(room.pk, user, Room.Status.FINISHED, "not_finished", rematch=bool(agree))
         seats = list(Seat.objects.select_related("user").filter(room=room).order_by("number"))
         if all(s.is_bot or (s.user_id and s.rematch) for s in seats):
             return _begin(room, seats)
