@@ -1,6 +1,6 @@
 // Cards drawn with HTML and CSS: rank and suit symbol, natural colours (C-6).
 import { h } from "./dom.js";
-import { fmt, gettext } from "./i18n.js";
+import { fmt, gettext, num } from "./i18n.js";
 
 // U+FE0E asks for the text (not emoji) form of the suit symbols.
 export const SUIT_SYMBOL = { S: "\u2660\uFE0E", H: "\u2665\uFE0E", D: "\u2666\uFE0E", C: "\u2663\uFE0E" };
@@ -26,8 +26,8 @@ export function suitName(suit) {
 
 function rankName(rank) {
   return {
-    A: gettext("Ace"), K: gettext("King"), Q: gettext("Queen"), J: gettext("Jack"), T: "10",
-  }[rank] || rank;
+    A: gettext("Ace"), K: gettext("King"), Q: gettext("Queen"), J: gettext("Jack"),
+  }[rank] || num(RANK_TEXT[rank] || rank);
 }
 
 /** "Queen of hearts", "Red joker": the card's accessible name. */

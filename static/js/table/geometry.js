@@ -3,8 +3,6 @@
 // your LEFT. Bridge alone plays clockwise (next on your left). These are
 // physical sides: the same in Persian and English.
 
-export const COMPASS = ["N", "E", "S", "W"]; // bridge seats 1..4 (B-1)
-
 /** {seat: "bottom" | "right" | "top" | "left"} seen from `viewer` (or seat 1). */
 export function seatPositions(players, viewer, clockwise = false) {
   const me = viewer || 1;

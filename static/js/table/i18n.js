@@ -1,6 +1,8 @@
 // Django's JavaScript catalog (/jsi18n/, loaded before the modules) provides
-// gettext, ngettext and interpolate; without it the English text stands.
+// gettext, ngettext, pgettext and interpolate; without it the English text stands.
 const gettext = window.gettext || ((s) => s);
+const ngettext = window.ngettext || ((singular, plural, n) => (n === 1 ? singular : plural));
+const pgettext = window.pgettext || ((context, s) => s);
 const interpolateFn = window.interpolate || ((fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_, k) => obj[k]));
 
 export const LANG = (document.documentElement.lang || "fa").toLowerCase();
@@ -20,9 +22,25 @@ export function signed(value) {
   return `\u2066${text}\u2069`;
 }
 
-/** interpolate(gettext("..."), {name: ...}, true) */
+/**
+ * interpolate(gettext("..."), {name: ...}, true). For a count, pass
+ * ngettext("%(n)s card", "%(n)s cards", n) as the text and num(n) as the value.
+ */
 export function fmt(text, values) {
   return interpolateFn(text, values, true);
 }
 
-export { gettext };
+/** Names joined the page's way: "a, b and c" / «a، b و c». */
+export function listText(items) {
+  const list = items.map(String);
+  if (typeof Intl !== "undefined" && Intl.ListFormat) {
+    try {
+      return new Intl.ListFormat(LANG, { style: "long", type: "conjunction" }).format(list);
+    } catch (err) {
+      // an unknown language tag: fall through to the plain join
+    }
+  }
+  return list.join(LANG.startsWith("fa") ? "، " : ", ");
+}
+
+export { gettext, ngettext, pgettext };

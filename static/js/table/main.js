@@ -2,7 +2,7 @@
 // (docs/protocol.md). Waiting room, play and the match's end are one page.
 import { h, fill } from "./dom.js";
 import { teamOf } from "./geometry.js";
-import { fmt, gettext } from "./i18n.js";
+import { fmt, gettext, num } from "./i18n.js";
 import { playSound, setSoundEnabled, soundEnabled, unlockAudio } from "./sound.js";
 import { TableSocket } from "./socket.js";
 import { Renderer } from "./render.js";
@@ -114,7 +114,7 @@ class App {
 
   name(number) {
     const seat = this.seat(number);
-    if (!seat) return fmt(gettext("Seat %(n)s"), { n: number });
+    if (!seat) return fmt(gettext("Seat %(n)s"), { n: num(number) });
     if (seat.user) return seat.user;
     if (seat.bot) return gettext("Bot");
     return gettext("Empty seat");
@@ -166,7 +166,7 @@ class App {
         if (!this.reactionsHidden) this.renderer.popReaction(frame.seat, frame.reaction);
         break;
       case "confirm_leave":
-        this.renderer.openLeaveDialog(frame.cost);
+        this.renderer.openLeaveDialog(frame.cost, frame.points);
         break;
       case "left":
         window.location.href = this.cfg.lobbyUrl;

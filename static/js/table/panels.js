@@ -3,9 +3,10 @@
 // the round's result and the match's end.
 import { cardFace, SUIT_SYMBOL, suitName } from "./cards.js";
 import { h, icon } from "./dom.js";
-import { COMPASS } from "./geometry.js";
-import { fmt, gettext, num, signed } from "./i18n.js";
-import { callText, family } from "./games.js";
+import { fmt, gettext, listText, ngettext, num, signed } from "./i18n.js";
+import { callText, compassName, contractText, family, sideText } from "./games.js";
+
+const BID_STEP = 5; // SH-3: bids are multiples of five
 
 /** "us – them" in the page's reading order (the same order as the scoreboard). */
 function scorePair(a, b, testid = null) {
@@ -61,8 +62,8 @@ function waitPanel(r) {
   const mySeat = app.you && app.you.seat ? app.seat(app.you.seat) : null;
   const key = `wait:${JSON.stringify(seats)}:${app.you.seat}:${app.connected}:${app.frame ? app.frame.status : ""}`;
   let line;
-  if (empty) line = fmt(gettext("Waiting for %(n)s more players…"), { n: num(empty) });
-  else if (unready.length) line = fmt(gettext("Waiting for %(names)s to be ready…"), { names: unready.map((s) => s.user).join("، ") });
+  if (empty) line = fmt(ngettext("Waiting for %(n)s more player…", "Waiting for %(n)s more players…", empty), { n: num(empty) });
+  else if (unready.length) line = fmt(gettext("Waiting for %(names)s to be ready…"), { names: listText(unready.map((s) => s.user)) });
   else line = app.isCreator ? gettext("Everyone is here and ready. Start when you like.") : gettext("Everyone is ready. The host starts the match.");
   const parts = [h("h2", null, app.cfg.gameName), h("p.wait-line", { "data-testid": "wait-line" }, line)];
   const frame = app.frame;
@@ -114,7 +115,7 @@ function draftPanel(r, view) {
           gettext("Take")),
         h("button.btn.btn-ghost", { type: "button", "data-testid": "draft-refuse",
           onclick: () => app.act({ type: "draft", take: false }) }, gettext("Refuse")),
-        h("small.muted", null, fmt(gettext("%(n)s pairs left"), { n: num(left) })))));
+        h("small.muted", null, fmt(ngettext("%(n)s pair left", "%(n)s pairs left", left), { n: num(left) })))));
 }
 
 function bidPanel(r, legal) {
@@ -127,7 +128,7 @@ function bidPanel(r, legal) {
   const out = h("output.bid-value", { "data-testid": "bid-value", "aria-live": "polite" }, num(value ?? ""));
   const bidBtn = h("button.btn", { type: "button", "data-testid": "bid-button" });
   const slider = amounts.length ? h("input.bid-slider", {
-    type: "range", min, max, step: 5, value, "data-testid": "bid-slider", "aria-label": gettext("Your bid"),
+    type: "range", min, max, step: BID_STEP, value, "data-testid": "bid-slider", "aria-label": gettext("Your bid"),
   }) : null;
   const set = (v) => {
     value = Math.min(max, Math.max(min, v));
@@ -143,9 +144,11 @@ function bidPanel(r, legal) {
     set(value);
     parts.push(
       h("div.bid-row", { dir: "ltr" },
-        h("button.step", { type: "button", "aria-label": gettext("5 less"), onclick: () => set(value - 5) }, "−"),
+        h("button.step", { type: "button", "aria-label": fmt(gettext("%(n)s less"), { n: num(BID_STEP) }),
+          onclick: () => set(value - BID_STEP) }, "−"),
         out,
-        h("button.step", { type: "button", "aria-label": gettext("5 more"), onclick: () => set(value + 5) }, "+")),
+        h("button.step", { type: "button", "aria-label": fmt(gettext("%(n)s more"), { n: num(BID_STEP) }),
+          onclick: () => set(value + BID_STEP) }, "+")),
       h("div.slider-row", { dir: "ltr" }, slider));
   }
   parts.push(h("div.panel-actions", null, amounts.length ? bidBtn : null,
@@ -160,7 +163,7 @@ function discardPanel(r, legal) {
   const need = legal.find((a) => a.type === "discard").count;
   const have = app.discardSel.size;
   return card("discard", "discard-panel",
-    h("h3", null, fmt(gettext("Put %(n)s cards aside"), { n: num(need) })),
+    h("h3", null, fmt(ngettext("Put %(n)s card aside", "Put %(n)s cards aside", need), { n: num(need) })),
     h("p", null, fmt(gettext("Tap the cards in your hand: %(k)s of %(n)s chosen."), { k: num(have), n: num(need) })),
     h("div.panel-actions", null,
       h("button.btn", { type: "button", disabled: have !== need, "data-testid": "discard-confirm",
@@ -188,7 +191,7 @@ function auctionTable(view) {
   const rows = [];
   for (let i = 0; i < Math.max(cells.length, 1); i += 4) rows.push(cells.slice(i, i + 4));
   return h("table.auction", { dir: "ltr" },
-    h("thead", null, h("tr", null, COMPASS.map((c) => h("th", null, c)))),
+    h("thead", null, h("tr", null, [1, 2, 3, 4].map((seat) => h("th", null, compassName(seat))))),
     h("tbody", null, rows.map((row) => h("tr", null, [0, 1, 2, 3].map((i) => h("td", null, row[i] || ""))))));
 }
 
@@ -246,7 +249,7 @@ function sideName(r, team) {
   }
   const names = [];
   for (let s = 1; s <= app.players; s += 1) if (app.team(s) === team) names.push(app.name(s));
-  return names.join(" & ");
+  return listText(names);
 }
 
 function roundPanel(r) {
@@ -284,9 +287,11 @@ function roundPanel(r) {
     key += `:${res.round}`;
     if (res.passed_out) parts.push(h("h3", null, gettext("Passed out: nobody bid.")));
     else {
-      parts.push(h("h3", null, fmt(gettext("%(contract)s by %(seat)s: %(n)s tricks"),
-        { contract: res.contract.text, seat: COMPASS[res.contract.declarer - 1], n: num(res.tricks) })));
-      for (const e of res.entries || []) parts.push(h("p.muted", null, `${e.side}: ${signed(e.points)}`));
+      parts.push(h("h3", null, fmt(ngettext("%(contract)s by %(seat)s: %(n)s trick", "%(contract)s by %(seat)s: %(n)s tricks", res.tricks),
+        { contract: contractText(res.contract), seat: compassName(res.contract.declarer), n: num(res.tricks) })));
+      for (const e of res.entries || []) {
+        parts.push(h("p.muted", null, fmt(gettext("%(side)s: %(points)s"), { side: sideText(e.team), points: signed(e.points) })));
+      }
     }
   }
   if (frame.deadlines && frame.deadlines["0"]) parts.push(h("p.muted.next-round", null, gettext("The next round starts in a moment.")));

@@ -2,14 +2,16 @@
 // physical sides (geometry.js); text and panels follow the page direction.
 import { cardBack, cardFace, cardText, SUIT_SYMBOL, suitName } from "./cards.js";
 import { fill, h, icon, prefersReducedMotion } from "./dom.js";
-import { COMPASS, seatPositions } from "./geometry.js";
-import { fmt, gettext, num, signed } from "./i18n.js";
+import { seatPositions } from "./geometry.js";
+import { fmt, gettext, ngettext, num, signed } from "./i18n.js";
 import { animateEvents } from "./motion.js";
 import { buildPanel } from "./panels.js";
 import { layoutFan } from "./fan.js";
-import { callText, family, strainText } from "./games.js";
+import { callText, compassName, contractText, family, sideText } from "./games.js";
 
 const POSITIONS = ["top", "left", "right", "bottom"];
+// L-3: the points a player loses by leaving an active match (leaderboard/ledger.py LEAVE_PENALTY).
+const LEAVE_POINTS = { hokm: 2, shelem: 100, bridge: 0 };
 export const REACTIONS = {
   clap: "👏", laugh: "😂", wow: "😮", sad: "😢", angry: "😠", thumbs: "👍", heart: "❤️", tea: "🍵",
 };
@@ -182,12 +184,10 @@ export class Renderer {
     if (fam === "bridge") {
       const c = view.contract;
       if (!c) return h("div.chip.chip-trump", null, h("small", null, gettext("Contract")), h("b", null, "—"));
-      const dbl = c.doubled === 2 ? "XX" : c.doubled === 1 ? "X" : "";
       return h("div.chip.chip-trump", { "data-testid": "contract" },
         h("small", null, gettext("Contract")),
-        h("b", { dir: "ltr", class: ["H", "D"].includes(c.strain) ? "red" : "" },
-          `${num(c.level)}${strainText(c.strain)}${dbl}`),
-        h("span.by", null, fmt(gettext("by %(seat)s"), { seat: COMPASS[c.declarer - 1] })));
+        h("b", { dir: "ltr", class: ["H", "D"].includes(c.strain) ? "red" : "" }, contractText(c)),
+        h("span.by", null, fmt(gettext("by %(seat)s"), { seat: compassName(c.declarer) })));
     }
     let value = "—";
     let red = false;
@@ -215,7 +215,7 @@ export class Renderer {
     const me = app.liveFrame && app.liveFrame.view.viewer;
     const bridge = app.game === "bridge";
     const label = (team) => {
-      if (bridge) return team === 0 ? gettext("N–S") : gettext("E–W");
+      if (bridge) return sideText(team);
       if (n === 2) return app.name(team + 1);
       return fmt(gettext("Team %(n)s"), { n: num(team + 1) });
     };
@@ -330,7 +330,7 @@ export class Renderer {
       if (fam === "bridge" && view.declarer === n) tags.push(h("span.tag.tag-hakem", null, gettext("Declarer")));
       if (fam === "bridge" && view.dummy === n) tags.push(h("span.tag", null, gettext("Dummy")));
     }
-    if (app.game === "bridge") tags.unshift(h("span.tag.tag-compass", { dir: "ltr" }, COMPASS[n - 1]));
+    if (app.game === "bridge") tags.unshift(h("span.tag.tag-compass", null, compassName(n)));
     if (app.mode === "waiting" && !empty) {
       if (app.room && seat.user === app.room.creator) tags.push(h("span.tag", null, gettext("Host")));
       else if (seat.ready) tags.push(h("span.tag.tag-ready", { "data-testid": `ready-${n}` }, icon("check"), gettext("Ready")));
@@ -343,7 +343,7 @@ export class Renderer {
     let count = null;
     if (view && !mine && view.hand_counts && frame.status === "active") {
       const c = view.hand_counts[n - 1];
-      if (c) count = h("span.hand-count", { title: fmt(gettext("%(n)s cards"), { n: num(c) }) }, cardBack("mini"), h("b", null, num(c)));
+      if (c) count = h("span.hand-count", { title: fmt(ngettext("%(n)s card", "%(n)s cards", c), { n: num(c) }) }, cardBack("mini"), h("b", null, num(c)));
     }
 
     const actions = [];
@@ -496,7 +496,7 @@ export class Renderer {
       case "deal": return say(gettext("Dealing…"));
       case "trump": return mine ? null : say(fmt(gettext("%(name)s is choosing trump…"), { name: who }));
       case "draft":
-        return say(fmt(gettext("Drafting: %(a)s and %(b)s pairs left"),
+        return say(fmt(gettext("Pairs left to draft: %(a)s and %(b)s"),
           { a: num(view.pairs_left[0]), b: num(view.pairs_left[1]) }));
       case "bidding": return mine ? null : say(fmt(gettext("%(name)s is bidding…"), { name: who }));
       case "discard": return mine ? null : say(fmt(gettext("%(name)s takes the widow and puts cards aside…"), { name: who }));
@@ -567,8 +567,9 @@ export class Renderer {
     fill(this.el.hand, cards);
     requestAnimationFrame(() => requestAnimationFrame(() => this.el.hand.classList.remove("settling")));
     this.el.hand.setAttribute("aria-label", plays.size
-      ? fmt(gettext("Your hand: %(n)s cards, %(legal)s playable"), { n: num(cards.length), legal: num(plays.size) })
-      : fmt(gettext("Your hand: %(n)s cards"), { n: num(cards.length) }));
+      ? fmt(ngettext("Your hand: %(n)s card, %(legal)s playable", "Your hand: %(n)s cards, %(legal)s playable", cards.length),
+        { n: num(cards.length), legal: num(plays.size) })
+      : fmt(ngettext("Your hand: %(n)s card", "Your hand: %(n)s cards", cards.length), { n: num(cards.length) }));
     this.layoutHand();
     if (focused) {
       const again = this.el.hand.querySelector(`button[data-card="${focused}"]`);
@@ -745,13 +746,15 @@ export class Renderer {
     setTimeout(() => el.remove(), stay);
   }
 
-  /** L-3: say what leaving costs, then leave only when confirmed. */
-  openLeaveDialog(cost) {
-    const text = {
-      hokm: gettext("The match ends now. You lose 2 points and the match counts as a loss for you. Your partner loses nothing."),
-      shelem: gettext("The match ends now. You lose 100 points and the match counts as a loss for you. Your partner loses nothing."),
-      bridge: gettext("The match ends now and counts as a loss for you."),
-    }[cost] || gettext("The match ends now and counts as a loss for you.");
+  /** L-3: say what leaving costs (the points the server names, else the ledger's), then leave only when confirmed. */
+  openLeaveDialog(cost, points = null) {
+    const lose = Math.abs(Number(points ?? LEAVE_POINTS[cost] ?? 0)) || 0;
+    const text = lose
+      ? fmt(ngettext(
+        "The match ends now. You lose %(n)s point and the match counts as a loss for you. Your partner loses nothing.",
+        "The match ends now. You lose %(n)s points and the match counts as a loss for you. Your partner loses nothing.",
+        lose), { n: num(lose) })
+      : gettext("The match ends now and counts as a loss for you.");
     fill(this.el.dialogText, text);
     if (typeof this.el.dialog.showModal === "function") this.el.dialog.showModal();
     else this.el.dialog.setAttribute("open", "");
