@@ -17,6 +17,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import translation
 
 from games import clock
 from games import services as play_service
@@ -44,6 +45,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_ROOM)
             return
         self.room_id = room.pk
+        self.language = await database_sync_to_async(self._language)()
         self.conn_id = uuid.uuid4().hex
         self.who = self._identity()
         self.seat_key = "public"
@@ -62,6 +64,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(broadcast.group_name(self.code), self.channel_name)
         await database_sync_to_async(presence.store().drop)(self.code, self.conn_id)
         await database_sync_to_async(broadcast.presence_changed)(self.code, force=True)
+
+    def _language(self) -> str:
+        """The language error messages are worded in: the switcher's cookie,
+        else the signed-in user's preference, else Persian (the default)."""
+        choice = (self.scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+        if choice not in dict(settings.LANGUAGES) and self.authenticated:
+            profile = getattr(self.user, "profile", None)
+            choice = profile.language if profile is not None else None
+        return choice if choice in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
     def _identity(self) -> str:
         if self.user is not None and self.user.is_authenticated:
@@ -191,7 +202,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             result = await database_sync_to_async(room_service.leave)(await self._room(), self.user, confirm)
         except PlayError as exc:
             if exc.code == "confirm_required":
-                await self.send_json({"type": "confirm_leave", "cost": exc.detail})
+                room = await self._room()
+                await self.send_json({"type": "confirm_leave", "cost": exc.detail,
+                                      "points": room_service.leave_points(room.game)})
                 return
             raise
         await self.send_json({"type": "left", **result})
@@ -232,7 +245,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(content, ensure_ascii=False))
 
     async def _error(self, exc: PlayError, ref=None):
-        await self.send_json(exc.as_frame(ref))
+        with translation.override(self.language):
+            frame = exc.as_frame(ref)
+        await self.send_json(frame)
 
     async def _room(self) -> Room:
         return await database_sync_to_async(Room.objects.select_related("creator").get)(pk=self.room_id)

@@ -6,6 +6,7 @@ import json
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts.templatetags.persian import localise_digits
 from games import engine
@@ -42,7 +43,7 @@ def choice_label(name: str, value, jokers: bool | None = None) -> str:
         return str(_("%(plain)s (%(jokers)s with jokers)") % {
             "plain": localise_digits(value * 165), "jokers": localise_digits(value * 200)})
     if name == "turn_seconds":
-        return str(_("%(n)s s") % {"n": localise_digits(value)})
+        return ngettext("%(n)s second", "%(n)s seconds", value) % {"n": localise_digits(value)}
     return localise_digits(value)
 
 

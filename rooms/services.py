@@ -16,6 +16,8 @@ from games import services as play_service
 from games.engine import IllegalAction
 from games.errors import PlayError
 from games.models import Match
+from leaderboard.families import family_of
+from leaderboard.ledger import LEAVE_PENALTY
 
 from . import broadcast
 from .models import Room, Seat
@@ -193,8 +195,13 @@ def _hand_over(room: Room, leaver) -> None:
 
 
 def leave_cost(game: str) -> str:
-    """L-3: what leaving an active match costs, as a short code the client words."""
-    return {"hokm4": "hokm", "hokm2": "hokm", "shelem4": "shelem", "shelem2": "shelem"}.get(game, "bridge")
+    """L-3: what leaving an active match costs, as the game family the client words."""
+    return family_of(game)
+
+
+def leave_points(game: str) -> int:
+    """L-3: the points the leaver loses (the ledger's own table)."""
+    return LEAVE_PENALTY[family_of(game)]
 
 
 def react(room: Room, user, reaction: str) -> int:

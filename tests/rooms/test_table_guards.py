@@ -229,3 +229,22 @@ async def test_a_flood_of_frames_is_refused_without_reaching_the_game(connect, a
         pass
     pongs = sum(1 for f in conn.frames if f["type"] == "pong")
     assert 40 <= pongs < 100  # the burst and what trickled in meanwhile; the rest was dropped
+
+
+async def test_error_messages_speak_the_connections_language(connect, alice, bob):
+    room = await sync_to_async(make_room)(alice, [bob], game="hokm2")
+    persian = await connect(room, alice)
+    await persian.send({"type": "react", "reaction": "nope"})
+    fa = await persian.wait_for(lambda f: f["type"] == "error")
+
+    def set_english():
+        alice.profile.language = "en"
+        alice.profile.save()
+
+    await sync_to_async(set_english)()
+    english = await connect(room, alice, "alice-en")
+    await english.send({"type": "react", "reaction": "nope"})
+    en = await english.wait_for(lambda f: f["type"] == "error")
+    assert en["code"] == fa["code"] == "bad_reaction"
+    assert en["message"] == "Unknown reaction."
+    assert fa["message"] == "واکنش ناشناخته است."
