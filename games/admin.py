@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from config.admin import ReadOnlyAdmin
+
 from .models import Match, Move, Round
 
 
@@ -25,16 +27,7 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(ReadOnlyAdmin):
     list_display = ("match", "seq", "seat", "actor", "created_at")
     list_filter = ("actor",)
     readonly_fields = [f.name for f in Move._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

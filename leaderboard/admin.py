@@ -14,6 +14,8 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from config.admin import ReadOnlyAdmin
+
 from .models import LedgerEntry, MatchVoid
 from .services import record_void, void_match
 
@@ -24,7 +26,7 @@ class VoidForm(forms.Form):
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(ReadOnlyAdmin):
     list_display = ("match", "user", "game", "seat", "points", "result", "practice", "voided", "created_at")
     list_filter = ("family", "game", "result", "practice", "voided")
     search_fields = ("user__username", "=match__id")
@@ -32,15 +34,6 @@ class LedgerEntryAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in LedgerEntry._meta.fields]
     date_hierarchy = "created_at"
     actions = ["void_matches"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     def has_void_permission(self, request):
         return request.user.has_perm("leaderboard.add_matchvoid")
