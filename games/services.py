@@ -124,16 +124,18 @@ def play(match_id: int, action, *, user=None, seat: int | None = None, version: 
 
 
 def _check_concurrent(match: Match, game, seat: int, version: int) -> None:
-    """A stale version is refused, except where several seats act at once
-    (the hokm2 draft): there another seat's move since ``version`` does not
-    make this one stale, as long as this seat itself has not moved since."""
+    """A stale version is refused, except for a seat that is not the only one
+    to act: where several seats act at once (the hokm2 draft), or where a
+    seat acts out of turn (early play, H4-X2), other seats' moves since
+    ``version`` do not make his stale, as long as he has not moved since and
+    no deal came between. The engine still checks the action itself."""
     if version > match.version or version < 0:
         raise PlayError("stale_version")
-    to_act = game.to_act(match.state)
-    if len(to_act - {CHANCE}) < 2 or seat not in to_act:
+    to_act = game.to_act(match.state) - {CHANCE}
+    alone_to_act = to_act == {seat}
+    if alone_to_act or not to_act:
         raise PlayError("stale_version")
-    if match.moves.filter(seq__gt=version, seat=seat).exists() or \
-            match.moves.filter(seq__gt=version, seat=CHANCE).exists():
+    if match.moves.filter(seq__gt=version, seat__in=[seat, CHANCE]).exists():
         raise PlayError("stale_version")
 
 

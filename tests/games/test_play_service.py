@@ -57,3 +57,35 @@ def test_moves_are_append_only(alice, bob, settings):
     move = Move.objects.filter(match=match).first()
     with pytest.raises(ValueError):
         move.save()
+
+
+def test_h4_x2_an_early_card_sent_before_another_players_move_still_counts(alice, bob, charlie, dave, settings):
+    settings.DEADLINES = "inprocess"
+    room = make_room(alice, [bob, charlie, dave], rules={"early_play": True, "middle_card": False})
+    match = room_service.start(room, alice)
+    game = engine.get("hokm4")
+    match.refresh_from_db()
+    hakem = min(game.to_act(match.state))
+    services.play(match.pk, {"type": "trump", "suit": "S"}, seat=hakem, version=match.version)
+    match.refresh_from_db()
+    services.play(match.pk, game.auto_action(match.state, hakem), seat=hakem, version=match.version)
+    match.refresh_from_db()
+    seen = match.version  # what the early player saw: the lead on the table
+    early_seat = engine.seats.next_seat(hakem, 4, 3)  # the last to play in this trick
+    early = next(a for a in game.legal_actions(match.state, early_seat) if a["type"] == "early")
+    nxt = engine.seats.next_seat(hakem, 4)
+    services.play(match.pk, game.auto_action(match.state, nxt), seat=nxt, version=seen)  # the next player moves
+    services.play(match.pk, early, seat=early_seat, version=seen)  # stale by one move, still accepted
+    match.refresh_from_db()
+    assert match.moves.order_by("-seq").first().action == early
+    third = engine.seats.next_seat(hakem, 4, 2)
+    services.play(match.pk, game.auto_action(match.state, third), seat=third, version=match.version)
+    played = [e for m in Move.objects.filter(match=match).order_by("seq") for e in m.events
+              if e["type"] == "card_played" and e["seat"] == early_seat]
+    assert played and played[-1]["card"] == early["card"]  # his turn came: the early card was played
+    match.refresh_from_db()
+    # the player to act cannot use a stale version
+    turn = min(game.to_act(match.state))
+    with pytest.raises(services.PlayError) as exc:
+        services.play(match.pk, game.auto_action(match.state, turn), seat=turn, version=seen)
+    assert exc.value.code == "stale_version"
