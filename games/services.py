@@ -115,12 +115,20 @@ def play(match_id: int, action, *, user=None, seat: int | None = None, version: 
             state, events = game.apply(match.state, seat, action)
         except IllegalAction as exc:
             raise PlayError(exc.code, exc.message) from None
-        events = _record(match, game, seat, action, state, events, actor, user)
-        events = _advance(match, game, events)
-        _set_deadlines(match, game, previous=_others(match.deadlines, seat))
-        match.save()
-        _after_commit(match, events)
-        return Outcome(match.pk, match.version, events)
+        return _accept(match, game, seat, action, state, events, actor, user)
+
+
+def _accept(match: Match, game, seat: int, action: dict, state: dict, events: list, actor: str,
+            user) -> Outcome:
+    """The end of every accepted action, in its transaction: record the move,
+    play the chance steps that follow, set the clocks, save, and broadcast
+    and schedule after commit."""
+    events = _record(match, game, seat, action, state, events, actor, user)
+    events = _advance(match, game, events)
+    _set_deadlines(match, game, previous=_others(match.deadlines, seat))
+    match.save()
+    _after_commit(match, events)
+    return Outcome(match.pk, match.version, events)
 
 
 def _check_concurrent(match: Match, game, seat: int, version: int) -> None:
@@ -291,12 +299,7 @@ def expire(match_id: int, version: int) -> Outcome | None:
         else:
             action = game.auto_action(match.state, seat)
         state, events = game.apply(match.state, seat, action)
-        events = _record(match, game, seat, action, state, events, actor, None)
-        events = _advance(match, game, events)
-        _set_deadlines(match, game, previous=_others(match.deadlines, seat))
-        match.save()
-        _after_commit(match, events)
-        return Outcome(match.pk, match.version, events)
+        return _accept(match, game, seat, action, state, events, actor, None)
 
 
 def _due_seat(match: Match, now: float | None = None):

@@ -93,14 +93,20 @@ def set_ready(room: Room, user, ready: bool) -> None:
         _changed(room)
 
 
+def _locked_as_creator(room_id: int, user) -> Room:
+    """Lock a waiting room for an action only its creator may take (R-1)."""
+    room = _locked(room_id)
+    if user.pk != room.creator_id:
+        raise PlayError("not_creator")
+    if room.status != Room.Status.WAITING:
+        raise PlayError("room_busy")
+    return room
+
+
 def set_bot(room: Room, user, number: int, bot: bool = True) -> None:
     """R-1: the creator may give an empty seat to a bot (or take it back)."""
     with transaction.atomic():
-        room = _locked(room.pk)
-        if user.pk != room.creator_id:
-            raise PlayError("not_creator")
-        if room.status != Room.Status.WAITING:
-            raise PlayError("room_busy")
+        room = _locked_as_creator(room.pk, user)
         seat = Seat.objects.filter(room=room, number=number).first()
         if seat is None:
             raise PlayError("bad_seat")
@@ -116,11 +122,7 @@ def set_bot(room: Room, user, number: int, bot: bool = True) -> None:
 def start(room: Room, user) -> Match:
     """R-1: the creator starts when every seat is taken and every guest is ready."""
     with transaction.atomic():
-        room = _locked(room.pk)
-        if user.pk != room.creator_id:
-            raise PlayError("not_creator")
-        if room.status != Room.Status.WAITING:
-            raise PlayError("room_busy")
+        room = _locked_as_creator(room.pk, user)
         seats = list(Seat.objects.select_related("user").filter(room=room).order_by("number"))
         if any(s.is_empty for s in seats):
             raise PlayError("seats_not_full")
