@@ -33,6 +33,7 @@ run: $(STAMP) messages migrate
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 services:
 	bash scripts/ensure_services.sh

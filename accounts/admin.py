@@ -22,11 +22,17 @@ class UserAdmin(BaseUserAdmin):
     @admin.action(description=_("Deactivate the selected users"), permissions=["change"])
     def deactivate(self, request, queryset):
         count = queryset.exclude(pk=request.user.pk).update(is_active=False)
-        self.message_user(request, ngettext("%(count)d user deactivated.", "%(count)d users deactivated.", count)
-                          % {"count": count}, messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("%(count)d user deactivated.", "%(count)d users deactivated.", count) % {"count": count},
+            messages.SUCCESS,
+        )
 
     @admin.action(description=_("Reactivate the selected users"), permissions=["change"])
     def reactivate(self, request, queryset):
         count = queryset.update(is_active=True)
-        self.message_user(request, ngettext("%(count)d user reactivated.", "%(count)d users reactivated.", count)
-                          % {"count": count}, messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("%(count)d user reactivated.", "%(count)d users reactivated.", count) % {"count": count},
+            messages.SUCCESS,
+        )

@@ -11,7 +11,11 @@ class UserLanguageMiddleware:
 
     def __call__(self, request):
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated and settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
+        if (
+            user is not None
+            and user.is_authenticated
+            and settings.LANGUAGE_COOKIE_NAME not in request.COOKIES
+        ):
             profile = getattr(user, "profile", None)
             if profile is not None and profile.language:
                 translation.activate(profile.language)

@@ -47,7 +47,9 @@ class Profile(models.Model):
     card_sounds = models.BooleanField(_("card sounds"), default=True)
     hide_reactions = models.BooleanField(_("hide reactions"), default=False)
     four_colour_deck = models.BooleanField(_("four-colour deck"), default=False)
-    language = models.CharField(_("language"), max_length=2, choices=Language.choices, default=Language.PERSIAN)
+    language = models.CharField(
+        _("language"), max_length=2, choices=Language.choices, default=Language.PERSIAN
+    )
 
     def __str__(self):
         return f"profile of {self.user}"

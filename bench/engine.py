@@ -79,8 +79,13 @@ def bench_public(name, seconds, rng):
 
 
 def bench_fast(name, seconds, rng):
-    module_name = {"hokm4": "hokm_fast", "hokm2": "hokm_fast", "shelem4": "shelem_fast",
-                   "shelem2": "shelem_fast", "bridge": "bridge_fast"}[name]
+    module_name = {
+        "hokm4": "hokm_fast",
+        "hokm2": "hokm_fast",
+        "shelem4": "shelem_fast",
+        "shelem2": "shelem_fast",
+        "bridge": "bridge_fast",
+    }[name]
     try:
         fast = importlib.import_module(f"games.engine.{module_name}")
     except ImportError:
@@ -98,12 +103,16 @@ def bench_fast(name, seconds, rng):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--games", default=",".join(engine.GAMES))
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    print(f"{'game':8} {'public rounds/s':>16} {'fast rounds/s':>14} {'step p50 us':>12} {'step p99 us':>12}  targets")
+    print(
+        f"{'game':8} {'public rounds/s':>16} {'fast rounds/s':>14} {'step p50 us':>12} {'step p99 us':>12}  targets"
+    )
     ok = True
     for name in args.games.split(","):
         try:

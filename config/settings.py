@@ -239,7 +239,9 @@ ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
 # --- Internationalisation ----------------------------------------------------
 LANGUAGE_CODE = "fa"
 LANGUAGES = [("fa", _("Persian")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The site's catalogue first (it wins on a shared msgid), then each app's own
+# (an app that owns its strings keeps its catalogue beside its code).
+LOCALE_PATHS = [BASE_DIR / "locale", *sorted(p for p in BASE_DIR.glob("*/locale") if p.is_dir())]
 LANGUAGE_COOKIE_NAME = "lang"
 USE_I18N = True
 TIME_ZONE = "Asia/Tehran"

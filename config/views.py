@@ -68,5 +68,6 @@ def healthz(request):
         except Exception as exc:  # noqa: BLE001 - any failure means "down"
             status[name] = f"down: {type(exc).__name__}"
     down = [name for name, value in status.items() if value != "ok"]
-    return JsonResponse({"status": "ok" if not down else "down", "down": down, "checks": status},
-                        status=503 if down else 200)
+    return JsonResponse(
+        {"status": "ok" if not down else "down", "down": down, "checks": status}, status=503 if down else 200
+    )

@@ -17,8 +17,21 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "room", "status", "practice", "version", "started_at", "finished_at")
     list_filter = ("game", "status", "practice")
     search_fields = ("room__code",)
-    readonly_fields = ("room", "game", "rules", "state", "version", "players", "deadlines", "next_deadline",
-                       "result", "leaver_seat", "practice", "started_at", "finished_at")
+    readonly_fields = (
+        "room",
+        "game",
+        "rules",
+        "state",
+        "version",
+        "players",
+        "deadlines",
+        "next_deadline",
+        "result",
+        "leaver_seat",
+        "practice",
+        "started_at",
+        "finished_at",
+    )
     exclude = ()
     inlines = [RoundInline]
 

@@ -39,6 +39,7 @@ def schedule(match_id: int, version: int, when: datetime) -> None:
 
 # --- the embedded default: timers on the server's event loop ------------------------
 
+
 def bind_loop(loop: asyncio.AbstractEventLoop) -> None:
     """Remember the server's event loop (called from the ASGI app on each
     connection, so it is always the live one) and start the sweep loop once."""

@@ -49,7 +49,9 @@ class Outcome:
 
 def turn_seconds(match: Match) -> float:
     """The room's time per turn (C-8), trump choice, bids, put-aside and draft included."""
-    return float(match.rules.get("turn_seconds") or DEFAULT_TURN_SECONDS) * float(settings.TABLE["TURN_SCALE"])
+    return float(match.rules.get("turn_seconds") or DEFAULT_TURN_SECONDS) * float(
+        settings.TABLE["TURN_SCALE"]
+    )
 
 
 def shuffled(game, state) -> dict:
@@ -61,6 +63,7 @@ def shuffled(game, state) -> dict:
 
 # --- starting ------------------------------------------------------------------
 
+
 def create_match(room, players: list[dict]) -> Match:
     """A new match for ``room`` with ``players`` ([{seat, user_id, username, bot}]).
 
@@ -69,8 +72,13 @@ def create_match(room, players: list[dict]) -> Match:
     game = engine.get(room.game)
     rules = game.validate_rules(room.rules)
     match = Match.objects.create(
-        room=room, game=room.game, rules=rules, state=game.new_match(rules), version=0,
-        practice=any(p["bot"] for p in players), players=players,
+        room=room,
+        game=room.game,
+        rules=rules,
+        state=game.new_match(rules),
+        version=0,
+        practice=any(p["bot"] for p in players),
+        players=players,
     )
     events = _advance(match, game, [])
     _set_deadlines(match, game, previous={})
@@ -81,8 +89,16 @@ def create_match(room, players: list[dict]) -> Match:
 
 # --- the one door for actions ------------------------------------------------------
 
-def play(match_id: int, action, *, user=None, seat: int | None = None, version: int | None = None,
-         actor: str = Move.Actor.PLAYER) -> Outcome:
+
+def play(
+    match_id: int,
+    action,
+    *,
+    user=None,
+    seat: int | None = None,
+    version: int | None = None,
+    actor: str = Move.Actor.PLAYER,
+) -> Outcome:
     """Apply one action. Raises PlayError (nothing changed) when it is refused.
 
     ``user`` acts for the seat he holds in this match; ``seat`` may be given to
@@ -118,8 +134,9 @@ def play(match_id: int, action, *, user=None, seat: int | None = None, version: 
         return _accept(match, game, seat, action, state, events, actor, user)
 
 
-def _accept(match: Match, game, seat: int, action: dict, state: dict, events: list, actor: str,
-            user) -> Outcome:
+def _accept(
+    match: Match, game, seat: int, action: dict, state: dict, events: list, actor: str, user
+) -> Outcome:
     """The end of every accepted action, in its transaction: record the move,
     play the chance steps that follow, set the clocks, save, and broadcast
     and schedule after commit."""
@@ -150,8 +167,15 @@ def _check_concurrent(match: Match, game, seat: int, version: int) -> None:
 def _record(match, game, seat, action, state, events, actor, user) -> list:
     match.version += 1
     match.state = state
-    Move.objects.create(match=match, seq=match.version, seat=seat, action=action, actor=actor,
-                        user=user if actor == Move.Actor.PLAYER else None, events=events)
+    Move.objects.create(
+        match=match,
+        seq=match.version,
+        seat=seat,
+        action=action,
+        actor=actor,
+        user=user if actor == Move.Actor.PLAYER else None,
+        events=events,
+    )
     if actor == Move.Actor.CLOCK:
         events = [{"type": "auto", "seat": seat}] + events
     for event in events:
@@ -182,8 +206,11 @@ def _advance(match: Match, game, events: list) -> list:
     """Apply the chance steps that follow at once (the deal after the draw,
     the first deal). The deal after a finished round waits for its deadline
     (C-7: the result is shown first)."""
-    while match.status == Match.Status.ACTIVE and CHANCE in game.to_act(match.state) \
-            and not game.round_over(match.state):
+    while (
+        match.status == Match.Status.ACTIVE
+        and CHANCE in game.to_act(match.state)
+        and not game.round_over(match.state)
+    ):
         action = shuffled(game, match.state)
         state, new = game.apply(match.state, CHANCE, action)
         events = events + _record(match, game, CHANCE, action, state, new, Move.Actor.DEALER, None)
@@ -203,7 +230,9 @@ def _swap_players(match: Match, a: int, b: int) -> None:
             p["seat"] = a
         players.append(p)
     match.players = sorted(players, key=lambda p: p["seat"])
-    seats = {s.number: s for s in Seat.objects.select_for_update().filter(room_id=match.room_id, number__in=[a, b])}
+    seats = {
+        s.number: s for s in Seat.objects.select_for_update().filter(room_id=match.room_id, number__in=[a, b])
+    }
     sa, sb = seats[a], seats[b]
     sa.user_id, sb.user_id = sb.user_id, sa.user_id
     sa.is_bot, sb.is_bot = sb.is_bot, sa.is_bot
@@ -243,6 +272,7 @@ def abandon(match: Match, leaver_seat: int) -> None:
 
 # --- deadlines ---------------------------------------------------------------------------
 
+
 def _is_bot(match: Match, seat: int) -> bool:
     p = match.player_at(seat)
     return bool(p and p.get("bot"))
@@ -274,8 +304,7 @@ def _set_deadlines(match: Match, game, previous: dict) -> None:
         else:
             deadlines[key] = previous.get(key) or now + turn_seconds(match)
     match.deadlines = deadlines
-    match.next_deadline = (datetime.fromtimestamp(min(deadlines.values()), tz=UTC)
-                           if deadlines else None)
+    match.next_deadline = datetime.fromtimestamp(min(deadlines.values()), tz=UTC) if deadlines else None
 
 
 def expire(match_id: int, version: int) -> Outcome | None:
@@ -334,8 +363,9 @@ def sweep(now=None, grace: float = 2.0) -> int:
     a restarted Redis): more than ``grace`` seconds late, so the scheduled
     timer normally wins. Returns how many matches it moved on."""
     now = now or timezone.now()
-    overdue = Match.objects.filter(status=Match.Status.ACTIVE, next_deadline__lte=now - timedelta(seconds=grace)) \
-        .values_list("pk", "version")
+    overdue = Match.objects.filter(
+        status=Match.Status.ACTIVE, next_deadline__lte=now - timedelta(seconds=grace)
+    ).values_list("pk", "version")
     count = 0
     for match_id, version in overdue:
         try:

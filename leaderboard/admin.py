@@ -21,8 +21,9 @@ from .services import record_void, void_match
 
 
 class VoidForm(forms.Form):
-    reason = forms.CharField(label=_("Why is it voided?"), widget=forms.Textarea(attrs={"rows": 3}),
-                             max_length=2000)
+    reason = forms.CharField(
+        label=_("Why is it voided?"), widget=forms.Textarea(attrs={"rows": 3}), max_length=2000
+    )
 
 
 @admin.register(LedgerEntry)
@@ -49,8 +50,12 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
                 if created:
                     created_count += 1
                     self.log_addition(request, void, [{"added": {}}])
-            self.message_user(request, ngettext("%(count)d match voided.", "%(count)d matches voided.",
-                                                created_count) % {"count": created_count}, messages.SUCCESS)
+            self.message_user(
+                request,
+                ngettext("%(count)d match voided.", "%(count)d matches voided.", created_count)
+                % {"count": created_count},
+                messages.SUCCESS,
+            )
             return None
         context = {
             **self.admin_site.each_context(request),
@@ -58,7 +63,9 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
             "opts": self.model._meta,
             "form": form,
             "match_ids": match_ids,
-            "already": set(MatchVoid.objects.filter(match_id__in=match_ids).values_list("match_id", flat=True)),
+            "already": set(
+                MatchVoid.objects.filter(match_id__in=match_ids).values_list("match_id", flat=True)
+            ),
             "selected": queryset.values_list("pk", flat=True),
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }

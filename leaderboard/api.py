@@ -23,8 +23,11 @@ from .stats import MEDALS, latest_entries, player_stats, ranked_rows, ranking
 
 class RankingRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField(help_text="1 for the most points.")
-    medal = serializers.ChoiceField(choices=sorted(set(MEDALS.values())), allow_null=True,
-                                    help_text="gold, silver or bronze for the top three; null otherwise.")
+    medal = serializers.ChoiceField(
+        choices=sorted(set(MEDALS.values())),
+        allow_null=True,
+        help_text="gold, silver or bronze for the top three; null otherwise.",
+    )
     username = serializers.CharField()
     points = serializers.IntegerField()
     matches = serializers.IntegerField()
@@ -62,10 +65,13 @@ class LatestMatchSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(source="match.finished_at", allow_null=True)
     result = serializers.ChoiceField(choices=LedgerEntry.Result.values)
     points = serializers.IntegerField()
-    score = serializers.SerializerMethodField(help_text="[our side, their side]; null when the match did not finish.")
+    score = serializers.SerializerMethodField(
+        help_text="[our side, their side]; null when the match did not finish."
+    )
 
-    @extend_schema_field(serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2,
-                                               allow_null=True))
+    @extend_schema_field(
+        serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2, allow_null=True)
+    )
     def get_score(self, entry):
         score = entry.side_score
         return list(score) if score else None
@@ -77,13 +83,20 @@ class PlayerSerializer(serializers.Serializer):
     latest = LatestMatchSerializer(many=True)
 
 
-FAMILY_PARAMETER = OpenApiParameter("family", OpenApiTypes.STR, OpenApiParameter.PATH, enum=Family.values,
-                                    description="The game family: hokm (hokm4, hokm2), shelem (shelem4, "
-                                                "shelem2) or bridge.")
+FAMILY_PARAMETER = OpenApiParameter(
+    "family",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    enum=Family.values,
+    description="The game family: hokm (hokm4, hokm2), shelem (shelem4, shelem2) or bridge.",
+)
 
 
-@extend_schema(parameters=[FAMILY_PARAMETER], summary="A game family's leaderboard",
-               description="Players ranked by total points; practice and voided matches do not count.")
+@extend_schema(
+    parameters=[FAMILY_PARAMETER],
+    summary="A game family's leaderboard",
+    description="Players ranked by total points; practice and voided matches do not count.",
+)
 class LeaderboardView(generics.ListAPIView):
     serializer_class = RankingRowSerializer
     authentication_classes = []  # public and read-only: no session, no CSRF
@@ -102,10 +115,12 @@ class LeaderboardView(generics.ListAPIView):
         return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
 
-@extend_schema(parameters=[OpenApiParameter("username", OpenApiTypes.STR, OpenApiParameter.PATH)],
-               summary="A player's statistics",
-               description="Matches, wins, losses (including left), unfinished and points per game family, "
-                           "and the latest counted matches.")
+@extend_schema(
+    parameters=[OpenApiParameter("username", OpenApiTypes.STR, OpenApiParameter.PATH)],
+    summary="A player's statistics",
+    description="Matches, wins, losses (including left), unfinished and points per game family, "
+    "and the latest counted matches.",
+)
 class PlayerView(generics.RetrieveAPIView):
     serializer_class = PlayerSerializer
     authentication_classes = []
@@ -113,7 +128,9 @@ class PlayerView(generics.RetrieveAPIView):
     queryset = get_user_model().objects.none()
 
     def get_object(self):
-        user = get_user_model().objects.filter(username__iexact=self.kwargs["username"], is_active=True).first()
+        user = (
+            get_user_model().objects.filter(username__iexact=self.kwargs["username"], is_active=True).first()
+        )
         if user is None:
             raise NotFound("No such player.")
         return user

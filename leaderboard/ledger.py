@@ -74,8 +74,9 @@ def points_for(match: Match, seat: int) -> tuple[int, str]:
 def entries_for(match: Match) -> list[LedgerEntry]:
     """The unsaved entries of an ended match: one per human player, none for bots."""
     humans = [p for p in match.players if p.get("user_id") and not p.get("bot")]
-    known = set(get_user_model().objects.filter(pk__in=[p["user_id"] for p in humans])
-                .values_list("pk", flat=True))
+    known = set(
+        get_user_model().objects.filter(pk__in=[p["user_id"] for p in humans]).values_list("pk", flat=True)
+    )
     practice = bool(match.practice) or any(p.get("bot") or not p.get("user_id") for p in match.players)
     voided = MatchVoid.objects.filter(match_id=match.pk).exists()
     family = family_of(match.game)
@@ -84,9 +85,19 @@ def entries_for(match: Match) -> list[LedgerEntry]:
         if p["user_id"] not in known:
             continue
         points, outcome = points_for(match, p["seat"])
-        entries.append(LedgerEntry(user_id=p["user_id"], match_id=match.pk, game=match.game, family=family,
-                                   seat=p["seat"], points=points, result=outcome, practice=practice,
-                                   voided=voided))
+        entries.append(
+            LedgerEntry(
+                user_id=p["user_id"],
+                match_id=match.pk,
+                game=match.game,
+                family=family,
+                seat=p["seat"],
+                points=points,
+                result=outcome,
+                practice=practice,
+                voided=voided,
+            )
+        )
     return entries
 
 

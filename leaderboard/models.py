@@ -32,10 +32,15 @@ class LedgerEntry(models.Model):
     LOSSES = (Result.LOSS, Result.LEFT)
     """A player who left counts a loss in the statistics (L-3)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ledger_entries",
-                             verbose_name=_("player"))
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="ledger_entries",
-                              verbose_name=_("match"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="ledger_entries",
+        verbose_name=_("player"),
+    )
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.CASCADE, related_name="ledger_entries", verbose_name=_("match")
+    )
     game = models.CharField(_("game"), max_length=10, choices=GAME_CHOICES)
     family = models.CharField(_("game family"), max_length=10, choices=Family.choices, db_index=True)
     seat = models.PositiveSmallIntegerField(_("seat"))
@@ -92,10 +97,17 @@ class LedgerEntry(models.Model):
 class MatchVoid(models.Model):
     """A moderator voided a match: its entries count nowhere from then on."""
 
-    match = models.OneToOneField("games.Match", on_delete=models.CASCADE, related_name="void",
-                                 verbose_name=_("match"))
-    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="+", verbose_name=_("voided by"))
+    match = models.OneToOneField(
+        "games.Match", on_delete=models.CASCADE, related_name="void", verbose_name=_("match")
+    )
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("voided by"),
+    )
     voided_at = models.DateTimeField(_("voided at"), auto_now_add=True)
     reason = models.TextField(_("reason"))
 

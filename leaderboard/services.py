@@ -15,8 +15,9 @@ def void_match(match: Match | int, by, reason: str) -> tuple[MatchVoid, bool]:
     with transaction.atomic():
         # The match row lock orders this against the ledger writer.
         Match.objects.select_for_update().filter(pk=match_id).first()
-        void, created = MatchVoid.objects.get_or_create(match_id=match_id,
-                                                        defaults={"voided_by": by, "reason": reason})
+        void, created = MatchVoid.objects.get_or_create(
+            match_id=match_id, defaults={"voided_by": by, "reason": reason}
+        )
         LedgerEntry.objects.filter(match_id=match_id).update(voided=True)
     return void, created
 

@@ -61,5 +61,9 @@ def player_stats(user) -> dict[str, dict]:
 
 def latest_entries(user, limit: int = 10):
     """The player's latest counted matches, newest first."""
-    return (LedgerEntry.objects.counted().filter(user=user).select_related("match")
-            .order_by("-match__finished_at", "-match_id")[:limit])
+    return (
+        LedgerEntry.objects.counted()
+        .filter(user=user)
+        .select_related("match")
+        .order_by("-match__finished_at", "-match_id")[:limit]
+    )

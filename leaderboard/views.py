@@ -21,13 +21,17 @@ def index(request):
     paginator = Paginator(ranking(family), PER_PAGE)
     page = paginator.get_page(request.GET.get("page"))
     rows = ranked_rows(page.object_list, page.start_index())
-    return render(request, "leaderboard/index.html", {
-        "family": family,
-        "family_label": Family(family).label,
-        "families": Family.choices,
-        "page": page,
-        "rows": rows,
-    })
+    return render(
+        request,
+        "leaderboard/index.html",
+        {
+            "family": family,
+            "family_label": Family(family).label,
+            "families": Family.choices,
+            "page": page,
+            "rows": rows,
+        },
+    )
 
 
 def get_player(username: str):
@@ -38,8 +42,12 @@ def player(request, username):
     user = get_player(username)
     stats = player_stats(user)
     families = [{"family": value, "label": label, **stats[value]} for value, label in Family.choices]
-    return render(request, "leaderboard/player.html", {
-        "player": user,
-        "families": families,
-        "latest": latest_entries(user),
-    })
+    return render(
+        request,
+        "leaderboard/player.html",
+        {
+            "player": user,
+            "families": families,
+            "latest": latest_entries(user),
+        },
+    )

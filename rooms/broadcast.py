@@ -99,8 +99,10 @@ def _send(code: str, message: dict) -> None:
 def match_changed(code: str, match_id: int, events: list) -> None:
     match = Match.objects.select_related("room").get(pk=match_id)
     _send(code, {"type": "table.state", "payload": table_payload(match), "events": events})
-    if any(e.get("type") in {"match_won", "rubber_won", "left", "swap_seats"} for e in events) or \
-            match.status != Match.Status.ACTIVE:
+    if (
+        any(e.get("type") in {"match_won", "rubber_won", "left", "swap_seats"} for e in events)
+        or match.status != Match.Status.ACTIVE
+    ):
         room_changed(code)
 
 

@@ -92,7 +92,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         FRAME_RATE per second. A flood is refused without touching the database."""
         now = time.monotonic()
         burst, rate = settings.TABLE["FRAME_BURST"], settings.TABLE["FRAME_RATE"]
-        self._tokens = min(burst, getattr(self, "_tokens", burst) + (now - getattr(self, "_stamp", now)) * rate)
+        self._tokens = min(
+            burst, getattr(self, "_tokens", burst) + (now - getattr(self, "_stamp", now)) * rate
+        )
         self._stamp = now
         if self._tokens < 1:
             return False
@@ -131,8 +133,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "pong"})
         # Any live tab's heartbeat notices a dead one's expiry (R-7); one
         # check per room every half heartbeat is enough.
-        if await database_sync_to_async(cache.add)(f"presence-check:{self.code}", 1,
-                                                   timeout=presence.heartbeat_seconds() / 2):
+        if await database_sync_to_async(cache.add)(
+            f"presence-check:{self.code}", 1, timeout=presence.heartbeat_seconds() / 2
+        ):
             await database_sync_to_async(broadcast.presence_changed)(self.code)
 
     async def on_sync(self, frame):
@@ -149,8 +152,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise PlayError("bad_action", "seat must be a number")
         match_id = await self._active_match_id()
-        await database_sync_to_async(play_service.play)(match_id, action, user=self.user, seat=seat,
-                                                        version=version)
+        await database_sync_to_async(play_service.play)(
+            match_id, action, user=self.user, seat=seat, version=version
+        )
 
     async def on_react(self, frame):
         self._need_user()
@@ -175,16 +179,18 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def on_ready(self, frame):
         self._need_user()
-        await database_sync_to_async(room_service.set_ready)(await self._room(), self.user,
-                                                             bool(frame.get("ready", True)))
+        await database_sync_to_async(room_service.set_ready)(
+            await self._room(), self.user, bool(frame.get("ready", True))
+        )
 
     async def on_bot(self, frame):
         self._need_user()
         number = frame.get("seat")
         if not isinstance(number, int) or isinstance(number, bool):
             raise PlayError("bad_seat")
-        await database_sync_to_async(room_service.set_bot)(await self._room(), self.user, number,
-                                                           bool(frame.get("bot", True)))
+        await database_sync_to_async(room_service.set_bot)(
+            await self._room(), self.user, number, bool(frame.get("bot", True))
+        )
 
     async def on_start(self, frame):
         self._need_user()
@@ -192,8 +198,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def on_rematch(self, frame):
         self._need_user()
-        await database_sync_to_async(room_service.rematch)(await self._room(), self.user,
-                                                           bool(frame.get("agree", True)))
+        await database_sync_to_async(room_service.rematch)(
+            await self._room(), self.user, bool(frame.get("agree", True))
+        )
 
     async def on_leave(self, frame):
         self._need_user()
@@ -203,8 +210,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         except PlayError as exc:
             if exc.code == "confirm_required":
                 room = await self._room()
-                await self.send_json({"type": "confirm_leave", "cost": exc.detail,
-                                      "points": room_service.leave_points(room.game)})
+                await self.send_json(
+                    {
+                        "type": "confirm_leave",
+                        "cost": exc.detail,
+                        "points": room_service.leave_points(room.game),
+                    }
+                )
                 return
             raise
         await self.send_json({"type": "left", **result})
@@ -238,8 +250,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise PlayError("sign_in")
 
     def _you(self) -> dict:
-        return {"user": self.user.username if self.authenticated else None,
-                "seat": None if self.seat_key == "public" else int(self.seat_key)}
+        return {
+            "user": self.user.username if self.authenticated else None,
+            "seat": None if self.seat_key == "public" else int(self.seat_key),
+        }
 
     async def send_json(self, content):
         await self.send(text_data=json.dumps(content, ensure_ascii=False))
@@ -254,8 +268,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _active_match_id(self) -> int:
         def find():
-            return Match.objects.filter(room_id=self.room_id, status=Match.Status.ACTIVE) \
-                .values_list("pk", flat=True).first()
+            return (
+                Match.objects.filter(room_id=self.room_id, status=Match.Status.ACTIVE)
+                .values_list("pk", flat=True)
+                .first()
+            )
 
         match_id = await database_sync_to_async(find)()
         if match_id is None:
@@ -273,7 +290,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:
             from .models import Seat
 
-            seat = Seat.objects.filter(room_id=self.room_id, user=self.user).values_list("number", flat=True).first()
+            seat = (
+                Seat.objects.filter(room_id=self.room_id, user=self.user)
+                .values_list("number", flat=True)
+                .first()
+            )
             if seat is None and match is not None:
                 seat = match.seat_of_user(self.user.pk)
         return "public" if seat is None else str(seat)
@@ -294,7 +315,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return broadcast.room_snapshot(room)
 
         self.seat_key = await self._lookup_seat()
-        await self.send_json({"type": "room", "room": await database_sync_to_async(build)(), "you": self._you()})
+        await self.send_json(
+            {"type": "room", "room": await database_sync_to_async(build)(), "you": self._you()}
+        )
 
     async def _send_state(self, full: bool):
         def build():

@@ -40,8 +40,10 @@ def choice_label(name: str, value, jokers: bool | None = None) -> str:
             return "—"
         if jokers is not None:
             return localise_digits(value * (200 if jokers else 165))
-        return str(_("%(plain)s (%(jokers)s with jokers)") % {
-            "plain": localise_digits(value * 165), "jokers": localise_digits(value * 200)})
+        return str(
+            _("%(plain)s (%(jokers)s with jokers)")
+            % {"plain": localise_digits(value * 165), "jokers": localise_digits(value * 200)}
+        )
     if name == "turn_seconds":
         return ngettext("%(n)s second", "%(n)s seconds", value) % {"n": localise_digits(value)}
     return localise_digits(value)
@@ -57,9 +59,15 @@ def rule_items(game: str, rules: dict | None) -> list[dict]:
     items = []
     for name, spec in definition.RULE_OPTIONS.items():
         value = rules.get(name, spec["default"])
-        items.append({"name": name, "label": RULE_LABELS.get(name, name.replace("_", " ")),
-                      "value": value, "text": choice_label(name, value, rules.get("jokers")),
-                      "boolean": isinstance(value, bool)})
+        items.append(
+            {
+                "name": name,
+                "label": RULE_LABELS.get(name, name.replace("_", " ")),
+                "value": value,
+                "text": choice_label(name, value, rules.get("jokers")),
+                "boolean": isinstance(value, bool),
+            }
+        )
     return items
 
 

@@ -27,7 +27,9 @@ class Room(models.Model):
     code = models.SlugField(max_length=12, unique=True, default=new_code)
     game = models.CharField(max_length=10, choices=GAME_CHOICES)
     rules = models.JSONField(default=dict)
-    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_rooms")
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_rooms"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
     is_private = models.BooleanField(_("private (link only)"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -53,8 +55,9 @@ class Room(models.Model):
 class Seat(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                             related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
     is_bot = models.BooleanField(default=False)
     ready = models.BooleanField(default=False)
     rematch = models.BooleanField(default=False, help_text=_("Agreed to play again (R-3)."))
@@ -63,8 +66,11 @@ class Seat(models.Model):
         ordering = ["room", "number"]
         constraints = [
             models.UniqueConstraint(fields=["room", "number"], name="rooms_seat_unique_number"),
-            models.UniqueConstraint(fields=["room", "user"], condition=models.Q(user__isnull=False),
-                                    name="rooms_seat_one_per_user"),
+            models.UniqueConstraint(
+                fields=["room", "user"],
+                condition=models.Q(user__isnull=False),
+                name="rooms_seat_one_per_user",
+            ),
         ]
 
     def __str__(self):

@@ -133,8 +133,12 @@ def start(room: Room, user) -> Match:
 
 def _begin(room: Room, seats: list[Seat]) -> Match:
     players = [
-        {"seat": s.number, "user_id": s.user_id, "username": s.user.username if s.user_id else None,
-         "bot": s.is_bot}
+        {
+            "seat": s.number,
+            "user_id": s.user_id,
+            "username": s.user.username if s.user_id else None,
+            "bot": s.is_bot,
+        }
         for s in seats
     ]
     room.status = Room.Status.PLAYING

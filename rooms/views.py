@@ -37,8 +37,11 @@ def lobby(request):
         messages.error(request, _("No room has that link or code."))
         return redirect("rooms:lobby")
     game = request.GET.get("game")
-    rooms = Room.objects.select_related("creator").prefetch_related("seats") \
+    rooms = (
+        Room.objects.select_related("creator")
+        .prefetch_related("seats")
         .filter(is_private=False, status__in=[Room.Status.WAITING, Room.Status.PLAYING])
+    )
     if game in engine.GAMES:
         rooms = rooms.filter(game=game)
     forms = {}
@@ -53,10 +56,17 @@ def lobby(request):
         item.seat_list = seats
         item.free_seats = sum(1 for s in seats if s.is_empty)
         item.rule_items = rule_items(item.game, item.rules)
-    return render(request, "rooms/lobby.html", {
-        "rooms": rooms, "forms": forms, "games": GAME_CHOICES,
-        "selected": game if game in forms else "hokm4", "filter": game if game in engine.GAMES else "",
-    })
+    return render(
+        request,
+        "rooms/lobby.html",
+        {
+            "rooms": rooms,
+            "forms": forms,
+            "games": GAME_CHOICES,
+            "selected": game if game in forms else "hokm4",
+            "filter": game if game in engine.GAMES else "",
+        },
+    )
 
 
 @login_required
@@ -65,8 +75,12 @@ def create(request):
     form = CreateRoomForm(request.POST)
     if form.is_valid():
         try:
-            room = services.create_room(request.user, form.cleaned_data["game"], form.rules(),
-                                        is_private=form.cleaned_data["is_private"])
+            room = services.create_room(
+                request.user,
+                form.cleaned_data["game"],
+                form.rules(),
+                is_private=form.cleaned_data["is_private"],
+            )
         except PlayError as exc:
             messages.error(request, exc.message)
         else:
@@ -91,7 +105,12 @@ def room(request, code):
         # Spectators are counted per browser: give anonymous visitors a session.
         request.session["visitor"] = True
         request.session.save()
-    return render(request, "rooms/room.html", {
-        "room": room, "watch": request.GET.get("watch") == "1",
-        "rule_items": rule_items(room.game, room.rules),
-    })
+    return render(
+        request,
+        "rooms/room.html",
+        {
+            "room": room,
+            "watch": request.GET.get("watch") == "1",
+            "rule_items": rule_items(room.game, room.rules),
+        },
+    )

@@ -45,5 +45,7 @@ def _close_stray_connections(request):
         return  # the test database was never set up in this run
     with request.getfixturevalue("django_db_blocker").unblock():
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                           "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )

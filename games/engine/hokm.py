@@ -291,11 +291,7 @@ class _Hokm:
         st["trick"] = trick
         trump = st["trump"]
         # R-11: only a trump on a non-trump lead can be a cut; ask the core then.
-        cut = (
-            card[1] == trump
-            and trick[0][1][1] != trump
-            and overtakes_by_cut([c for _, c in trick], trump)
-        )
+        cut = card[1] == trump and trick[0][1][1] != trump and overtakes_by_cut([c for _, c in trick], trump)
         event = {"type": "card_played", "seat": seat, "card": card, "cut": cut}
         if source == "early":
             event["early"] = True
@@ -346,15 +342,25 @@ class _Hokm:
         score[team] += points
         st["score"] = score
         st["last_result"] = {
-            "round": st["round"], "hakem": hakem, "winner": team,
-            "tricks": list(tricks), "points": points, "kot": kot,
+            "round": st["round"],
+            "hakem": hakem,
+            "winner": team,
+            "tricks": list(tricks),
+            "points": points,
+            "kot": kot,
         }
         st["turn"] = None
         self._on_round_end(st)
-        events.append({
-            "type": "round_won", "team": team, "points": points, "kot": kot,
-            "tricks": list(tricks), "score": list(score),
-        })
+        events.append(
+            {
+                "type": "round_won",
+                "team": team,
+                "points": points,
+                "kot": kot,
+                "tricks": list(tricks),
+                "score": list(score),
+            }
+        )
         if score[team] >= rules["target"]:  # H4-6
             st["phase"] = "match_over"
             st["winner"] = team
@@ -482,6 +488,7 @@ def _copy_last_trick(last):
 
 def _strongest_suit(hand) -> str:
     """Most cards, counting A 4 K 3 Q 2 J 1 extra; ties in S H D C order."""
+
     def strength(s):
         return sum(4 + max(0, POWER[c] - 10) for c in hand if c[1] == s)
 
@@ -565,8 +572,8 @@ class Hokm4(_Hokm):
         hands = [None] * 4
         hidden = [None] * 4
         for k, seat in enumerate(in_order_from(hakem, 4)):
-            first = d[5 * k:5 * k + 5]
-            later = d[20 + 4 * k:24 + 4 * k] + d[36 + 4 * k:40 + 4 * k]
+            first = d[5 * k : 5 * k + 5]
+            later = d[20 + 4 * k : 24 + 4 * k] + d[36 + 4 * k : 40 + 4 * k]
             if seat == hakem:  # H4-2: only the hakem sees cards before trump
                 hands[seat - 1] = first
                 hidden[seat - 1] = later
@@ -678,7 +685,9 @@ class Hokm4(_Hokm):
                 raise IllegalAction("bad_run", "Only the leader may put down a run.")
             wanted = sorted(cards)
             if len(set(cards)) != len(cards) or not any(sorted(r) == wanted for r in self._runs(state, seat)):
-                raise IllegalAction("bad_run", "Not A K Q of a plain suit nor the highest trumps out (H4-X3).")
+                raise IllegalAction(
+                    "bad_run", "Not A K Q of a plain suit nor the highest trumps out (H4-X3)."
+                )
             st = dict(state)
             hands = list(state["hands"])
             hands[seat - 1] = [c for c in hands[seat - 1] if c not in cards]
@@ -839,9 +848,7 @@ class Hokm2(_Hokm):
         drafting = state["phase"] == "draft"
         v["drafted"] = [8 - len(p) if state["round"] else 0 for p in pairs]
         v["pairs_left"] = [len(p) for p in pairs]
-        v["draft_card"] = (
-            pairs[seat - 1][0][0] if seat is not None and drafting and pairs[seat - 1] else None
-        )
+        v["draft_card"] = pairs[seat - 1][0][0] if seat is not None and drafting and pairs[seat - 1] else None
 
 
 HOKM4 = Hokm4()

@@ -270,8 +270,21 @@ class FastHokm:
     """The play phase of one Hokm round as bitmasks (seats are 0-based)."""
 
     __slots__ = (
-        "n", "hands", "trump", "turn", "leader", "hakem", "trick", "best", "best_seat",
-        "tricks", "played", "early", "run_seat", "run", "over",
+        "n",
+        "hands",
+        "trump",
+        "turn",
+        "leader",
+        "hakem",
+        "trick",
+        "best",
+        "best_seat",
+        "tricks",
+        "played",
+        "early",
+        "run_seat",
+        "run",
+        "over",
     )
 
     def copy(self) -> FastHokm:
@@ -452,15 +465,19 @@ def check_against_public(game, state, rng) -> int:
         seat = state["turn"]
         legal = [a["card"] for a in game.legal_actions(state, seat) if a["type"] == "play"]
         _expect(fs.turn == seat - 1, f"turn: fast {fs.turn + 1}, public {seat}")
-        _expect(legal_mask(fs) == cards_to_mask(legal), f"legal cards of seat {seat}: fast "
-                f"{mask_to_cards(legal_mask(fs))}, public {legal}")
+        _expect(
+            legal_mask(fs) == cards_to_mask(legal),
+            f"legal cards of seat {seat}: fast {mask_to_cards(legal_mask(fs))}, public {legal}",
+        )
         card = legal[int(rng.random() * len(legal))]
         state, events = game.apply(state, seat, {"type": "play", "card": card})
         winner = None
         for event in events:
             if event["type"] == "card_played":
                 c = CARD_INDEX[event["card"]]
-                _expect(fs.turn == event["seat"] - 1, f"card_played by {event['seat']}, fast turn {fs.turn + 1}")
+                _expect(
+                    fs.turn == event["seat"] - 1, f"card_played by {event['seat']}, fast turn {fs.turn + 1}"
+                )
                 _expect(bool(legal_mask(fs) & BIT[c]), f"{event['card']} not legal in the fast path")
                 winner = play(fs, c)
                 compared += 1
@@ -477,6 +494,15 @@ def _expect(ok, message):
 
 
 __all__ = [
-    "BIT", "CARDS", "FastHokm", "cards_to_mask", "check_against_public", "from_state", "legal_mask",
-    "mask_to_cards", "play", "random_rounds", "rollout",
+    "BIT",
+    "CARDS",
+    "FastHokm",
+    "cards_to_mask",
+    "check_against_public",
+    "from_state",
+    "legal_mask",
+    "mask_to_cards",
+    "play",
+    "random_rounds",
+    "rollout",
 ]

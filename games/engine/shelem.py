@@ -413,8 +413,9 @@ class _Shelem:
             s["trump"] = None if s["sars"] else card[1]
             events.append({"type": "trump_named", "suit": s["trump"], "sars": s["sars"]})
         trump = s["trump"]
-        events.append({"type": "card_played", "seat": seat, "card": card,
-                       "cut": overtakes_by_cut(trick, trump)})
+        events.append(
+            {"type": "card_played", "seat": seat, "card": card, "cut": overtakes_by_cut(trick, trump)}
+        )
         self._after_card(s, state, trick, events)
         if len(trick) < 4:
             s["trick"] = trick
@@ -468,8 +469,13 @@ class _Shelem:
         }
         lead = rules["lead"] * round_total(jokers) or None
         winner = match_winner((totals[0], totals[1]), rules["cap"], lead)
-        s.update(totals=totals, last_result=result, turn=None, winner=winner,
-                 phase="round_over" if winner is None else "match_over")
+        s.update(
+            totals=totals,
+            last_result=result,
+            turn=None,
+            winner=winner,
+            phase="round_over" if winner is None else "match_over",
+        )
         events.append({"type": "round_scored", **result})
         if winner is not None:
             events.append({"type": "match_won", "winner": winner, "score": list(totals)})
@@ -493,8 +499,9 @@ class _Shelem:
         last = state["tricks"][-1] if state["tricks"] else None
         if last is not None:
             last_trick = {
-                "cards": [{"seat": next_seat(last["leader"], n, i), "card": c}
-                          for i, c in enumerate(last["cards"])],
+                "cards": [
+                    {"seat": next_seat(last["leader"], n, i), "card": c} for i, c in enumerate(last["cards"])
+                ],
                 "winner": last["winner"],
                 "points": last["points"],
             }
@@ -516,8 +523,15 @@ class _Shelem:
             "hand_counts": hand_counts,
             "trick": trick,
             "last_trick": last_trick,
-            "tricks": [{"leader": t["leader"], "cards": list(t["cards"]), "winner": t["winner"],
-                        "points": t["points"]} for t in state["tricks"]],
+            "tricks": [
+                {
+                    "leader": t["leader"],
+                    "cards": list(t["cards"]),
+                    "winner": t["winner"],
+                    "points": t["points"],
+                }
+                for t in state["tricks"]
+            ],
             "trump": state["trump"],
             "sars": state["sars"],
             "round": state["round"],
@@ -603,8 +617,7 @@ class _Shelem:
             return cheap
         winners = [c for c in legal if winning_index(trick + [c], trump) == len(trick)]
         if winners:
-            return min(winners, key=lambda c: (c in JOKERS, trump is not None and c[1] == trump,
-                                               POWER[c], c))
+            return min(winners, key=lambda c: (c in JOKERS, trump is not None and c[1] == trump, POWER[c], c))
         return cheap
 
 
@@ -679,7 +692,7 @@ class Shelem4(_Shelem):
         order = in_order_from(first, 4)
         for i in range(12):
             seat = order[i % 4]
-            hands[seat - 1].extend(deck[4 * i: 4 * i + 4])
+            hands[seat - 1].extend(deck[4 * i : 4 * i + 4])
         return {"hands": [sort_hand(h) for h in hands]}
 
 
@@ -688,8 +701,11 @@ class Shelem2(_Shelem):
     players = 2
 
     def _extra_state(self) -> dict:
-        return {"columns": [[[] for _ in range(COLUMNS)] for _ in range(2)],
-                "columns_up": False, "used": [None, None]}
+        return {
+            "columns": [[[] for _ in range(COLUMNS)] for _ in range(2)],
+            "columns_up": False,
+            "used": [None, None],
+        }
 
     def _layout(self, deck: list[str], first: int) -> dict:
         # D-5: hands d[0:12], d[12:24]; columns d[24:36], d[36:48], top card first.
@@ -697,10 +713,11 @@ class Shelem2(_Shelem):
         hands: list[list[str]] = [[], []]
         columns: list[list[list[str]]] = [[], []]
         hands[first - 1] = sort_hand(deck[0:HAND])
-        hands[other - 1] = sort_hand(deck[HAND:2 * HAND])
+        hands[other - 1] = sort_hand(deck[HAND : 2 * HAND])
         for seat, start in ((first, 24), (other, 36)):
-            columns[seat - 1] = [deck[start + COLUMN_DEPTH * j: start + COLUMN_DEPTH * (j + 1)]
-                                 for j in range(COLUMNS)]
+            columns[seat - 1] = [
+                deck[start + COLUMN_DEPTH * j : start + COLUMN_DEPTH * (j + 1)] for j in range(COLUMNS)
+            ]
         return {"hands": hands, "columns": columns, "columns_up": False, "used": [None, None]}
 
     def _tops(self, state: dict, seat: int) -> list[str]:
@@ -733,10 +750,17 @@ class Shelem2(_Shelem):
     def _after_card(self, s: dict, state: dict, trick: list[str], events: list[dict]) -> None:
         if len(trick) == 2 and not state["columns_up"]:
             s["columns_up"] = True  # S2-3: after the round's first two cards
-            events.append({"type": "columns_turned", "cards": [
-                {"seat": seat, "column": j + 1, "card": col[0]}
-                for seat in (1, 2) for j, col in enumerate(s["columns"][seat - 1]) if col
-            ]})
+            events.append(
+                {
+                    "type": "columns_turned",
+                    "cards": [
+                        {"seat": seat, "column": j + 1, "card": col[0]}
+                        for seat in (1, 2)
+                        for j, col in enumerate(s["columns"][seat - 1])
+                        if col
+                    ],
+                }
+            )
 
     def _after_gather(self, s: dict, events: list[dict]) -> None:
         # S2-6: only now is the card under each used column turned face up.
@@ -756,10 +780,12 @@ class Shelem2(_Shelem):
         columns = []
         for seat in (1, 2):
             used = state["used"][seat - 1]
-            columns.append([
-                {"count": len(col), "top": col[0] if up and col and j != used else None}
-                for j, col in enumerate(state["columns"][seat - 1])
-            ])
+            columns.append(
+                [
+                    {"count": len(col), "top": col[0] if up and col and j != used else None}
+                    for j, col in enumerate(state["columns"][seat - 1])
+                ]
+            )
         return {"columns": columns}
 
 

@@ -43,7 +43,8 @@ CARD_OF = list(DECK54)
 # Follow masks (C-3, SH-7): FOLLOW[trump + 2][card led]; 0 means "no suit: anything".
 FOLLOW = [
     [
-        (SUIT_MASK[t] | JOKER_MASK if t >= 0 else 0) if i >= 52
+        (SUIT_MASK[t] | JOKER_MASK if t >= 0 else 0)
+        if i >= 52
         else SUIT_MASK[SUIT_OF[i]] | (JOKER_MASK if SUIT_OF[i] == t else 0)
         for i in range(54)
     ]
@@ -53,8 +54,16 @@ FOLLOW = [
 # Trick keys (C-4, SH-7): KEYS[trump + 2][suit led][card]; the highest key wins.
 KEYS = [
     [
-        [100 + POWER_OF[i] if i >= 52 else 50 + POWER_OF[i] if SUIT_OF[i] == t
-         else POWER_OF[i] if SUIT_OF[i] == led else 0 for i in range(54)]
+        [
+            100 + POWER_OF[i]
+            if i >= 52
+            else 50 + POWER_OF[i]
+            if SUIT_OF[i] == t
+            else POWER_OF[i]
+            if SUIT_OF[i] == led
+            else 0
+            for i in range(54)
+        ]
         for led in range(5)
     ]
     for t in (UNDECIDED, SARS, 0, 1, 2, 3)
@@ -163,8 +172,8 @@ def random_round(n: int, jokers: bool, rng, record: list | None = None):
         for c in deck[12:24]:
             hands[other] |= BIT[c]
         cols = [None, None]
-        cols[first] = [deck[24 + 4 * j: 28 + 4 * j][::-1] for j in range(3)]  # top card last
-        cols[other] = [deck[36 + 4 * j: 40 + 4 * j][::-1] for j in range(3)]
+        cols[first] = [deck[24 + 4 * j : 28 + 4 * j][::-1] for j in range(3)]  # top card last
+        cols[other] = [deck[36 + 4 * j : 40 + 4 * j][::-1] for j in range(3)]
     widow = 0
     for c in deck[48:]:
         widow |= BIT[c]
@@ -293,8 +302,25 @@ class FastState:
     points (public: SH-4 adds them to the bidder's side).
     """
 
-    __slots__ = ("n", "jokers", "hands", "cols", "trump", "sars", "leader", "turn", "trick",
-                 "done", "points", "bidder", "bid", "unknown", "counts", "voids", "aside_points")
+    __slots__ = (
+        "n",
+        "jokers",
+        "hands",
+        "cols",
+        "trump",
+        "sars",
+        "leader",
+        "turn",
+        "trick",
+        "done",
+        "points",
+        "bidder",
+        "bid",
+        "unknown",
+        "counts",
+        "voids",
+        "aside_points",
+    )
 
     def __init__(self, n: int, jokers: bool):
         self.n = n
@@ -537,5 +563,18 @@ def full_state(state: dict) -> FastState:
     return fs
 
 
-__all__ = ["FastState", "copy", "determinize", "from_view", "full_state", "legal_mask", "play",
-           "random_round", "random_rounds", "rollout", "round_total", "score", "trick_winner"]
+__all__ = [
+    "FastState",
+    "copy",
+    "determinize",
+    "from_view",
+    "full_state",
+    "legal_mask",
+    "play",
+    "random_round",
+    "random_rounds",
+    "rollout",
+    "round_total",
+    "score",
+    "trick_winner",
+]

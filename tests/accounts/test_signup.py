@@ -9,8 +9,10 @@ PASSWORD = "a-long-Secret-42"
 
 
 def signup(client, username, password=PASSWORD, email=""):
-    return client.post(reverse("account_signup"),
-                       {"username": username, "email": email, "password1": password, "password2": password})
+    return client.post(
+        reverse("account_signup"),
+        {"username": username, "email": email, "password1": password, "password2": password},
+    )
 
 
 @pytest.mark.django_db
@@ -74,8 +76,10 @@ def test_it_refuses_bad_usernames(client, username):
 @pytest.mark.django_db
 def test_it_changes_the_password(client, alice):
     client.force_login(alice)
-    response = client.post(reverse("account_change_password"),
-                           {"oldpassword": "correct-horse-battery", "password1": PASSWORD, "password2": PASSWORD})
+    response = client.post(
+        reverse("account_change_password"),
+        {"oldpassword": "correct-horse-battery", "password1": PASSWORD, "password2": PASSWORD},
+    )
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.check_password(PASSWORD)
@@ -84,10 +88,16 @@ def test_it_changes_the_password(client, alice):
 @pytest.mark.django_db
 def test_preferences_are_saved(client, alice):
     client.force_login(alice)
-    client.post(reverse("preferences"), {"show_online": "", "card_sounds": "on", "hide_reactions": "on",
-                                          "language": "en"})
+    client.post(
+        reverse("preferences"),
+        {"show_online": "", "card_sounds": "on", "hide_reactions": "on", "language": "en"},
+    )
     alice.profile.refresh_from_db()
-    assert (alice.profile.show_online, alice.profile.card_sounds, alice.profile.hide_reactions) == (False, True, True)
+    assert (alice.profile.show_online, alice.profile.card_sounds, alice.profile.hide_reactions) == (
+        False,
+        True,
+        True,
+    )
     assert alice.profile.language == "en"
 
 

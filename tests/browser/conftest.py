@@ -104,21 +104,35 @@ def site(tmp_path_factory):
         "PYTHONUNBUFFERED": "1",
     }
     python = sys.executable
-    compiled = subprocess.run([python, "manage.py", "compiletranslations"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    compiled = subprocess.run(
+        [python, "manage.py", "compiletranslations"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     if compiled.returncode:
         # A catalogue being edited elsewhere must not stop the browser suite: the
         # pages fall back to the English source text (the .mo files of the last compile stay).
         warnings.warn(f"compiletranslations failed: {compiled.stderr.strip()[-500:]}", stacklevel=1)
-    subprocess.run([python, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [python, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     port = _free_port()
     log = tmp_path_factory.mktemp("daphne") / "daphne.log"
     daphne = Path(python).with_name("daphne")
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [str(daphne), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -167,8 +181,11 @@ class Player:
         self.site = site
         self.name = name
         self.lang = lang
-        self.context = browser.new_context(viewport=viewport or DESKTOP, locale="fa-IR" if lang == "fa" else "en-US",
-                                           reduced_motion=reduced_motion)
+        self.context = browser.new_context(
+            viewport=viewport or DESKTOP,
+            locale="fa-IR" if lang == "fa" else "en-US",
+            reduced_motion=reduced_motion,
+        )
         self.context.add_cookies([{"name": "lang", "value": lang, "url": site}])
         self.context.set_default_timeout(15000)
         self.page = self.context.new_page()
@@ -211,7 +228,9 @@ def people(browser, site):
     reduced_motion="reduce" for a browser that asks for less motion)."""
     made: list[Player] = []
 
-    def make(name: str, lang: str = "fa", viewport=None, signed_up: bool = True, reduced_motion=None) -> Player:
+    def make(
+        name: str, lang: str = "fa", viewport=None, signed_up: bool = True, reduced_motion=None
+    ) -> Player:
         player = Player(browser, site, unique(name) if signed_up else name, lang, viewport, reduced_motion)
         made.append(player)
         if signed_up:

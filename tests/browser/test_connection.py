@@ -45,5 +45,9 @@ def test_a_dropped_connection_shows_a_banner_and_recovers(people):
 
     # With less motion asked for, play goes on all the same: the bots' cards simply appear.
     assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
-    wait_until(lambda: page.locator("[data-testid=trick] .tc, [data-testid=hand] button.card.legal, "
-                                    "[data-testid=trump-panel]").count(), message="the table moving on")
+    wait_until(
+        lambda: page.locator(
+            "[data-testid=trick] .tc, [data-testid=hand] button.card.legal, [data-testid=trump-panel]"
+        ).count(),
+        message="the table moving on",
+    )

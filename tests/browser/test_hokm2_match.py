@@ -17,11 +17,15 @@ def act(player, need: str, turn: int) -> bool:
     page = player.page
     try:
         if need == "draft":
-            page.locator("[data-testid=draft-take]" if turn % 3 else "[data-testid=draft-refuse]").click(timeout=3000, force=True)
+            page.locator("[data-testid=draft-take]" if turn % 3 else "[data-testid=draft-refuse]").click(
+                timeout=3000, force=True
+            )
         elif need == "trump":
             page.locator("[data-testid=trump-panel] .suit-btn").first.click(timeout=3000)
         elif need == "card":
-            page.locator("[data-testid=hand] button.card.legal").first.click(position={"x": 10, "y": 30}, timeout=3000, force=True)
+            page.locator("[data-testid=hand] button.card.legal").first.click(
+                position={"x": 10, "y": 30}, timeout=3000, force=True
+            )
         else:
             return False
     except Exception:  # noqa: BLE001 - re-rendered under the pointer; the next look tries again
@@ -80,5 +84,10 @@ def test_hokm_for_two_to_the_end_and_play_again(people):
     ben.page.locator("[data-testid=rematch]").click()
     for p in (ann, ben):
         p.page.locator("[data-testid=match-result]").wait_for(state="detached")
-    wait_until(lambda: any(what_now(p) in ("trump", "draft", "card") for p in (ann, ben)) or
-               ann.page.locator("[data-testid=hand] .card").count(), message="the new match")
+    wait_until(
+        lambda: (
+            any(what_now(p) in ("trump", "draft", "card") for p in (ann, ben))
+            or ann.page.locator("[data-testid=hand] .card").count()
+        ),
+        message="the new match",
+    )

@@ -124,8 +124,10 @@ def test_four_players_play_a_hokm_round(people, browser, site):
     alice.shot("waiting-room-fa-desktop")
     bob.shot("waiting-room-en-desktop")
     # Someone watches: the eye at the top left counts him.
-    wait_until(lambda: digits(page.locator("[data-testid=spectators]").inner_text()).strip() == "1",
-               message="one spectator")
+    wait_until(
+        lambda: digits(page.locator("[data-testid=spectators]").inner_text()).strip() == "1",
+        message="one spectator",
+    )
     start.click()
     # The one who acts has a countdown ring on his avatar (C-8), seen by everyone.
     wait_until(lambda: bob.page.locator(".seat.timed").count() == 1, message="a countdown ring")
@@ -194,4 +196,8 @@ def test_four_players_play_a_hokm_round(people, browser, site):
     assert dave.page.locator("[data-testid=reaction-pop]").count() == 0
     # Every seat shows its player as connected.
     for n in range(1, 5):
-        assert alice.page.locator(f"[data-testid=presence-{n}]").get_attribute("class").endswith("presence-connected")
+        assert (
+            alice.page.locator(f"[data-testid=presence-{n}]")
+            .get_attribute("class")
+            .endswith("presence-connected")
+        )

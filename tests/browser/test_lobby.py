@@ -41,9 +41,9 @@ def test_lobby_lists_rooms_and_joins_by_link(people):
 
     leila = people("leila", lang="fa", viewport=PHONE)
     lobby = leila.goto("/rooms/")
-    card = lobby.locator(f"[data-room=\"{code}\"]")
+    card = lobby.locator(f'[data-room="{code}"]')
     assert "3" in digits(card.inner_text())  # three free seats
-    nima.goto("/rooms/").locator(f"[data-room=\"{code}\"]").wait_for()
+    nima.goto("/rooms/").locator(f'[data-room="{code}"]').wait_for()
     nima.shot("lobby-en-desktop")
     leila.shot("lobby-fa-phone")
     lobby.locator("[data-testid=join-link]").fill(f"{leila.site}/rooms/{code}/")

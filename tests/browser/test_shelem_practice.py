@@ -33,7 +33,9 @@ def test_shelem_auction_widow_and_leaving(people):
     assert digits(panel.locator("[data-testid=bid-value]").inner_text()) == "165"
     panel.locator("[data-testid=bid-button]").click()
     # The maximum ends the auction: my bid shows above my avatar.
-    wait_until(lambda: digits(page.locator("[data-testid=bid-1]").inner_text()) == "165", message="my bid bubble")
+    wait_until(
+        lambda: digits(page.locator("[data-testid=bid-1]").inner_text()) == "165", message="my bid bubble"
+    )
 
     # SH-4: the widow joins my hand; I choose exactly four cards to put aside.
     discard = page.locator("[data-testid=discard-panel]")
@@ -49,8 +51,9 @@ def test_shelem_auction_widow_and_leaving(people):
     assert not confirm.is_disabled()
     time.sleep(0.2)
     sara.shot("shelem-widow-fa-phone")
-    chosen = sorted(page.locator("[data-testid=hand] .card.selected").evaluate_all(
-        "els => els.map(e => e.dataset.card)"))
+    chosen = sorted(
+        page.locator("[data-testid=hand] .card.selected").evaluate_all("els => els.map(e => e.dataset.card)")
+    )
     confirm.click()
     sent = [f for f in sara.sent("act") if f["action"]["type"] == "discard"]
     assert sorted(sent[-1]["action"]["cards"]) == chosen
@@ -64,8 +67,13 @@ def test_shelem_auction_widow_and_leaving(people):
     assert page.locator("[data-testid=hand] .card").count() == 12
     legal.first.click(position={"x": 8, "y": 26})
     # The bots answer; the trick fills and the top bar shows the bid and the points.
-    wait_until(lambda: page.locator("[data-testid=trick] .tc").count() >= 3 or
-               page.locator("[data-testid=hand] button.card.legal").count(), message="the bots' answers")
+    wait_until(
+        lambda: (
+            page.locator("[data-testid=trick] .tc").count() >= 3
+            or page.locator("[data-testid=hand] button.card.legal").count()
+        ),
+        message="the bots' answers",
+    )
     bar = page.locator(".tbar").inner_text()
     assert "165" in digits(bar)
     sara.shot("shelem-play-fa-phone")

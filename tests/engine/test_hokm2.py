@@ -18,10 +18,26 @@ H2 = engine.get("hokm2")
 # D-3 layout used by most tests (trump spades suits the hakem).
 H5 = ["AS", "KS", "QS", "AH", "KH"]
 O5 = ["AD", "KD", "QD", "AC", "KC"]
-HPAIRS = [["QH", "JH"], ["JS", "TS"], ["TH", "9H"], ["9S", "8S"],
-          ["8H", "7H"], ["7S", "6S"], ["6H", "5H"], ["5S", "4S"]]
-OPAIRS = [["JD", "TD"], ["JC", "TC"], ["9D", "8D"], ["9C", "8C"],
-          ["7D", "6D"], ["7C", "6C"], ["5D", "4D"], ["5C", "4C"]]
+HPAIRS = [
+    ["QH", "JH"],
+    ["JS", "TS"],
+    ["TH", "9H"],
+    ["9S", "8S"],
+    ["8H", "7H"],
+    ["7S", "6S"],
+    ["6H", "5H"],
+    ["5S", "4S"],
+]
+OPAIRS = [
+    ["JD", "TD"],
+    ["JC", "TC"],
+    ["9D", "8D"],
+    ["9C", "8C"],
+    ["7D", "6D"],
+    ["7C", "6C"],
+    ["5D", "4D"],
+    ["5C", "4C"],
+]
 REMOVED = ["2S", "2H"]
 
 
@@ -58,7 +74,9 @@ def dealt(deck=None, hakem=1, rules=None, state=None):
     return state
 
 
-def drafted(deck=None, hakem=1, trump="S", takes=(True,) * 8, other_takes=(True,) * 8, rules=None, state=None):
+def drafted(
+    deck=None, hakem=1, trump="S", takes=(True,) * 8, other_takes=(True,) * 8, rules=None, state=None
+):
     state = dealt(deck, hakem, rules, state)
     state, _ = act(state, hakem, {"type": "trump", "suit": trump})
     other = 2 if hakem == 1 else 1
@@ -119,10 +137,26 @@ def hearts_sweep_deck():
     """Seat 2 ends with all thirteen hearts; seat 1 (hakem) names hearts."""
     h5 = ["AS", "KS", "QS", "JS", "TS"]
     o5 = ["AH", "KH", "QH", "JH", "TH"]
-    hpairs = [["9S", "AD"], ["8S", "KD"], ["7S", "QD"], ["6S", "JD"],
-              ["5S", "TD"], ["4S", "9D"], ["3S", "8D"], ["7D", "6D"]]
-    opairs = [["9H", "AC"], ["8H", "KC"], ["7H", "QC"], ["6H", "JC"],
-              ["5H", "TC"], ["4H", "9C"], ["3H", "8C"], ["2H", "7C"]]
+    hpairs = [
+        ["9S", "AD"],
+        ["8S", "KD"],
+        ["7S", "QD"],
+        ["6S", "JD"],
+        ["5S", "TD"],
+        ["4S", "9D"],
+        ["3S", "8D"],
+        ["7D", "6D"],
+    ]
+    opairs = [
+        ["9H", "AC"],
+        ["8H", "KC"],
+        ["7H", "QC"],
+        ["6H", "JC"],
+        ["5H", "TC"],
+        ["4H", "9C"],
+        ["3H", "8C"],
+        ["2H", "7C"],
+    ]
     return deal_deck2(h5, o5, hpairs, opairs, removed=["2S", "2D"], at=(0, 1))
 
 
@@ -152,7 +186,9 @@ def test_h2_2_and_d_3_the_first_two_2s_are_removed_unseen():
     assert state["removed"] == ["2S", "2H"]
     assert "2C" in state["rest"] and "2D" in state["rest"]  # later 2s stay in the deck
     state = drafted(takes=(False,) * 8, other_takes=(False,) * 8)
-    everywhere = state["hands"][0] + state["hands"][1] + state["refused"][0] + state["refused"][1] + state["rest"]
+    everywhere = (
+        state["hands"][0] + state["hands"][1] + state["refused"][0] + state["refused"][1] + state["rest"]
+    )
     assert "2S" not in everywhere and "2H" not in everywhere
     for seat in (1, 2, None):
         assert not {"2S", "2H"} & view_cards(H2.view(state, seat))
@@ -234,8 +270,16 @@ def test_h2_5_thirteen_cards_each_eight_put_aside_and_the_hakem_leads():
     assert [len(h) for h in state["hands"]] == [13, 13]
     assert len(state["rest"]) == 8
     assert state["phase"] == "play" and H2.to_act(state) == {2} and state["turn"] == 2
-    everywhere = (state["hands"][0] + state["hands"][1] + state["refused"][0] + state["refused"][1]
-                  + state["discarded"][0] + state["discarded"][1] + state["rest"] + state["removed"])
+    everywhere = (
+        state["hands"][0]
+        + state["hands"][1]
+        + state["refused"][0]
+        + state["refused"][1]
+        + state["discarded"][0]
+        + state["discarded"][1]
+        + state["rest"]
+        + state["removed"]
+    )
     assert sorted(everywhere) == sorted(DECK52)
 
 

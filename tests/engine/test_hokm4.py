@@ -55,9 +55,9 @@ def deal_deck4(hakem, hands):
     for k, seat in enumerate(in_order_from(hakem, 4)):
         h = hands[seat]
         assert len(h) == 13
-        d[5 * k:5 * k + 5] = h[:5]
-        d[20 + 4 * k:24 + 4 * k] = h[5:9]
-        d[36 + 4 * k:40 + 4 * k] = h[9:13]
+        d[5 * k : 5 * k + 5] = h[:5]
+        d[20 + 4 * k : 24 + 4 * k] = h[5:9]
+        d[36 + 4 * k : 40 + 4 * k] = h[9:13]
     assert sorted(d) == sorted(DECK52)
     return d
 
@@ -78,7 +78,7 @@ def sweep_hands(winner_seat):
     rest = [c for c in DECK52 if c[1] != "S"]
     hands = {winner_seat: suit("S")}
     for k, s in enumerate(others):
-        hands[s] = rest[13 * k:13 * k + 13]
+        hands[s] = rest[13 * k : 13 * k + 13]
     return hands
 
 
@@ -311,8 +311,9 @@ def test_h4_4_the_round_ends_as_soon_as_a_side_has_seven_tricks():
     assert H4.pending_chance(state) == ("deal", DECK52)
     raises("not_your_turn", state, 1, {"type": "play", "card": state["hands"][0][0]})
     round_won = [e for e in events if e["type"] == "round_won"]
-    assert round_won == [{"type": "round_won", "team": 0, "points": 1, "kot": None,
-                          "tricks": [7, 0], "score": [1, 0]}]
+    assert round_won == [
+        {"type": "round_won", "team": 0, "points": 1, "kot": None, "tricks": [7, 0], "score": [1, 0]}
+    ]
 
 
 def test_h4_4_a_round_that_is_not_a_sweep_ends_at_the_seventh_trick_of_a_side():
@@ -421,9 +422,15 @@ def test_h4_8_every_view_shows_the_trump_the_tricks_and_the_rounds_of_each_side(
         assert v["trump"] == "S"
         assert v["score"] == {"rounds": [0, 1], "tricks": [1, 0], "target": 3}
         assert v["hakem"] == 2
-        assert v["last_trick"] == {"cards": [{"seat": 2, "card": "2H"}, {"seat": 3, "card": "JH"},
-                                             {"seat": 4, "card": "7H"}, {"seat": 1, "card": "AH"}],
-                                   "winner": 1}
+        assert v["last_trick"] == {
+            "cards": [
+                {"seat": 2, "card": "2H"},
+                {"seat": 3, "card": "JH"},
+                {"seat": 4, "card": "7H"},
+                {"seat": 1, "card": "AH"},
+            ],
+            "winner": 1,
+        }
         assert v["last_result"]["winner"] == 1
 
 
@@ -504,7 +511,10 @@ def test_h4_x2_an_early_card_is_face_down_can_be_taken_back_and_plays_itself():
     state, _ = act(state, 4, {"type": "early", "card": "3H"})
     state, events = play(state, "2H")  # seat 2 plays: 3 and 4 turn their cards over
     assert [(e["seat"], e["card"], e.get("early", False)) for e in events if e["type"] == "card_played"] == [
-        (2, "2H", False), (3, "JH", True), (4, "3H", True)]
+        (2, "2H", False),
+        (3, "JH", True),
+        (4, "3H", True),
+    ]
     assert events[-1]["type"] == "trick_won" and events[-1]["seat"] == 1
     assert state["turn"] == 1 and state["trick"] == []
 
@@ -571,8 +581,10 @@ def test_h4_x3_a_run_of_a_k_q_is_led_one_per_trick_and_the_second_card_is_cut():
     runs = [a["cards"] for a in H4.legal_actions(state, 1) if a["type"] == "run"]
     assert runs == [["AH", "KH", "QH"], ["AD", "KD", "QD"], ["AC", "KC", "QC"]]
     state, events = act(state, 1, {"type": "run", "cards": ["AH", "KH", "QH"]})
-    assert events == [{"type": "run_led", "seat": 1, "cards": ["AH", "KH", "QH"]},
-                      {"type": "card_played", "seat": 1, "card": "AH", "cut": False}]
+    assert events == [
+        {"type": "run_led", "seat": 1, "cards": ["AH", "KH", "QH"]},
+        {"type": "card_played", "seat": 1, "card": "AH", "cut": False},
+    ]
     for seat in (2, 3, 4, None):
         assert H4.view(state, seat)["run"] == {"seat": 1, "cards": ["KH", "QH"]}
     state, events = play(state, "2H", "8H", "3H")
@@ -698,8 +710,13 @@ def test_c_6_illegal_actions_raise_a_code_and_change_nothing():
 
 def test_validate_rules_fills_defaults_and_refuses_unknown_keys_or_values():
     assert H4.validate_rules(None) == {
-        "target": 7, "kot": False, "middle_card": True, "early_play": False,
-        "lead_run": False, "ace_partners": False, "turn_seconds": 30,
+        "target": 7,
+        "kot": False,
+        "middle_card": True,
+        "early_play": False,
+        "lead_run": False,
+        "ace_partners": False,
+        "turn_seconds": 30,
     }
     assert H4.validate_rules({"target": 3, "turn_seconds": 10})["target"] == 3
     for bad in ({"target": 4}, {"target": True}, {"kot": 1}, {"colour": "red"}, {"turn_seconds": 45}):

@@ -102,12 +102,19 @@ def listed(game, state, seat, action):
         return False
     if seat == CHANCE:
         deck = action.get("deck")
-        return (bool(legal) and set(action) == {"type", "deck"} and action["type"] == legal[0]["type"]
-                and isinstance(deck, list) and sorted(deck) == sorted(DECK52))
+        return (
+            bool(legal)
+            and set(action) == {"type", "deck"}
+            and action["type"] == legal[0]["type"]
+            and isinstance(deck, list)
+            and sorted(deck) == sorted(DECK52)
+        )
     if action.get("type") == "run" and isinstance(action.get("cards"), list) and len(action) == 2:
         cards = action["cards"]
-        return any(a["type"] == "run" and sorted(a["cards"]) == sorted(cards) and len(set(cards)) == len(cards)
-                   for a in legal)
+        return any(
+            a["type"] == "run" and sorted(a["cards"]) == sorted(cards) and len(set(cards)) == len(cards)
+            for a in legal
+        )
     text = json.dumps(action, sort_keys=True)  # JSON tells 1 from True, == does not
     return any(json.dumps(a, sort_keys=True) == text for a in legal)
 
@@ -137,8 +144,17 @@ def random_action(game, state, rng):
     if kind == 5:
         return seat, {"type": "run", "cards": rng.sample(hand or list(DECK52), min(3, len(hand) or 3))}
     if kind == 6:
-        return seat, rng.choice([{"type": "play"}, {"type": "play", "card": card, "x": 1}, {"card": card},
-                                 "play", None, {"type": "play", "card": 12}, {"type": "bid", "amount": 100}])
+        return seat, rng.choice(
+            [
+                {"type": "play"},
+                {"type": "play", "card": card, "x": 1},
+                {"card": card},
+                "play",
+                None,
+                {"type": "play", "card": 12},
+                {"type": "bid", "amount": 100},
+            ]
+        )
     return seat, {"type": "play", "card": card}
 
 

@@ -7,9 +7,27 @@ import pytest
 
 ENGINE = pathlib.Path(__file__).resolve().parents[2] / "games" / "engine"
 FORBIDDEN_MODULES = {
-    "django", "channels", "celery", "redis", "psycopg", "rest_framework",
-    "random", "secrets", "os", "io", "socket", "pathlib", "subprocess", "requests",
-    "urllib", "http", "time", "datetime", "sqlite3", "shutil", "tempfile",
+    "django",
+    "channels",
+    "celery",
+    "redis",
+    "psycopg",
+    "rest_framework",
+    "random",
+    "secrets",
+    "os",
+    "io",
+    "socket",
+    "pathlib",
+    "subprocess",
+    "requests",
+    "urllib",
+    "http",
+    "time",
+    "datetime",
+    "sqlite3",
+    "shutil",
+    "tempfile",
 }
 FORBIDDEN_CALLS = {"open", "print", "input", "eval", "exec", "__import__"}
 

@@ -36,8 +36,19 @@ def deck2(hands, columns, widow, first):
     return arrange(segments, 2, first)
 
 
-def start2(hands, columns=None, *, first=1, bidder=1, bid=100, jokers=False, sars=False, voids=None, widow=(),
-           **rules):
+def start2(
+    hands,
+    columns=None,
+    *,
+    first=1,
+    bidder=1,
+    bid=100,
+    jokers=False,
+    sars=False,
+    voids=None,
+    widow=(),
+    **rules,
+):
     """A shelem2 round in its play phase: the bidder put the widow itself aside."""
     hands, widow, columns = fill(hands, players=2, jokers=jokers, voids=voids, widow=widow, columns=columns)
     state, _ = deal(SH2, deck2(hands, columns, widow, first), jokers, **rules)
@@ -126,18 +137,26 @@ def test_s2_3_column_tops_turn_only_after_the_rounds_first_two_cards():
     assert tops(SH2.view(state, 2), 2) == [None] * 3
     assert not any(e["type"] == "columns_turned" for e in events)
     state, events = play(SH2, state, "2H")
-    assert events[-1] == {"type": "columns_turned", "cards": [
-        {"seat": 1, "column": 1, "card": "KH"}, {"seat": 1, "column": 2, "card": "AS"},
-        {"seat": 1, "column": 3, "card": "3C"}, {"seat": 2, "column": 1, "card": "9D"},
-        {"seat": 2, "column": 2, "card": "QH"}, {"seat": 2, "column": 3, "card": "4S"}]}
+    assert events[-1] == {
+        "type": "columns_turned",
+        "cards": [
+            {"seat": 1, "column": 1, "card": "KH"},
+            {"seat": 1, "column": 2, "card": "AS"},
+            {"seat": 1, "column": 3, "card": "3C"},
+            {"seat": 2, "column": 1, "card": "9D"},
+            {"seat": 2, "column": 2, "card": "QH"},
+            {"seat": 2, "column": 3, "card": "4S"},
+        ],
+    }
     for seat in (1, 2, None):
         view = SH2.view(state, seat)
         assert tops(view, 1) == ["KH", "AS", "3C"] and tops(view, 2) == ["9D", "QH", "4S"]
 
 
 def test_s2_4_the_column_phase_plays_face_up_tops_only():
-    state = start2({1: ["7S"], 2: ["2S"]}, {1: [["KH", "5D"], ["AC"], ["3C"]], 2: [["9D"], ["QH"], ["4H"]]},
-                   sars=True)
+    state = start2(
+        {1: ["7S"], 2: ["2S"]}, {1: [["KH", "5D"], ["AC"], ["3C"]], 2: [["9D"], ["QH"], ["4H"]]}, sars=True
+    )
     state, _ = play(SH2, state, "7S", "2S")
     assert SH2.to_act(state) == {1}  # the same leader, now from his columns
     assert legal_cards(SH2, state) == ["3C", "AC", "KH"]  # no spade among the tops: any top
@@ -151,7 +170,9 @@ def test_s2_4_the_column_phase_plays_face_up_tops_only():
 
 
 def test_s2_5_following_uses_the_suit_of_the_tricks_first_card_in_the_column_phase():
-    state = start2({1: ["5H"], 2: ["2H"]}, {1: [["KH", "7C"], ["AS"], ["3C"]], 2: [["9D"], ["QH", "8D"], ["4S"]]})
+    state = start2(
+        {1: ["5H"], 2: ["2H"]}, {1: [["KH", "7C"], ["AS"], ["3C"]], 2: [["9D"], ["QH", "8D"], ["4S"]]}
+    )
     state, _ = play(SH2, state, "5H", "2H")
     assert legal_cards(SH2, state) == ["KH"]  # a heart is among the tops: follow
     refused(SH2, state, 1, {"type": "play", "card": "AS"}, "must_follow_suit")
@@ -174,8 +195,9 @@ def test_s2_5_a_joker_lead_in_sars_and_the_joker_duty_on_a_column_top():
 
 
 def test_s2_5_no_duty_when_the_leader_holds_the_other_joker():
-    state = start2({1: ["BJ"], 2: ["AS"]}, {1: [["RJ"], ["3C"], ["4C"]], 2: [["2D"], ["5D"], ["6D"]]},
-                   jokers=True)
+    state = start2(
+        {1: ["BJ"], 2: ["AS"]}, {1: [["RJ"], ["3C"], ["4C"]], 2: [["2D"], ["5D"], ["6D"]]}, jokers=True
+    )
     state, _ = play(SH2, state, "BJ", "AS")
     assert legal_cards(SH2, state) == ["3C", "4C", "RJ"]
     state, _ = play(SH2, state, "3C")
@@ -183,16 +205,24 @@ def test_s2_5_no_duty_when_the_leader_holds_the_other_joker():
 
 
 def test_s2_6_the_winner_takes_5_plus_the_cards_and_the_card_under_turns_after_gathering():
-    state = start2({1: ["5H"], 2: ["2H"]}, {1: [["KH", "7C"], ["AS"], ["3C"]], 2: [["9D"], ["QH", "8D"], ["4S"]]})
+    state = start2(
+        {1: ["5H"], 2: ["2H"]}, {1: [["KH", "7C"], ["AS"], ["3C"]], 2: [["9D"], ["QH", "8D"], ["4S"]]}
+    )
     state, _ = play(SH2, state, "5H", "2H", "KH")
     view = SH2.view(state, 2)
     assert view["columns"][0][0] == {"count": 3, "top": None}  # 7C stays face down for now
     assert "7C" not in cards_in(view) and "7C" not in cards_in(SH2.view(state, 1))
     state, events = play(SH2, state, "QH")
-    assert events[-2] == {"type": "trick_won", "seat": 1, "cards": ["5H", "2H", "KH", "QH"],
-                          "points": 5 + CARD_POINTS["5H"]}
-    assert events[-1] == {"type": "columns_turned", "cards": [{"seat": 1, "column": 1, "card": "7C"},
-                                                               {"seat": 2, "column": 2, "card": "8D"}]}
+    assert events[-2] == {
+        "type": "trick_won",
+        "seat": 1,
+        "cards": ["5H", "2H", "KH", "QH"],
+        "points": 5 + CARD_POINTS["5H"],
+    }
+    assert events[-1] == {
+        "type": "columns_turned",
+        "cards": [{"seat": 1, "column": 1, "card": "7C"}, {"seat": 2, "column": 2, "card": "8D"}],
+    }
     widow = 5 + sum(CARD_POINTS[c] for c in state["aside"])
     assert state["points"] == [widow + 5 + 5, 0]
     view = SH2.view(state, None)
@@ -202,11 +232,17 @@ def test_s2_6_the_winner_takes_5_plus_the_cards_and_the_card_under_turns_after_g
 def test_s2_6_an_empty_column_can_no_longer_be_chosen():
     column = ["AC", "KC", "QC", "JC"]
     state = start2(
-        {1: ["AD", "KD", "QD", "JD", "TD", "9D", "8D", "7D", "6D", "AS", "KS", "QS"],
-         2: ["2D", "3D", "4D", "5D", "JS", "TS", "AH", "KH", "QH", "JH", "TH", "TC"]},
-        {1: [column, ["2H", "3H", "4H", "5H"], ["2S", "3S", "4S", "5S"]],
-         2: [["6H", "7H", "8H", "9H"], ["6S", "7S", "8S", "9S"], ["6C", "7C", "8C", "9C"]]},
-        widow=["5C", "4C", "3C", "2C"], sars=True)
+        {
+            1: ["AD", "KD", "QD", "JD", "TD", "9D", "8D", "7D", "6D", "AS", "KS", "QS"],
+            2: ["2D", "3D", "4D", "5D", "JS", "TS", "AH", "KH", "QH", "JH", "TH", "TC"],
+        },
+        {
+            1: [column, ["2H", "3H", "4H", "5H"], ["2S", "3S", "4S", "5S"]],
+            2: [["6H", "7H", "8H", "9H"], ["6S", "7S", "8S", "9S"], ["6C", "7C", "8C", "9C"]],
+        },
+        widow=["5C", "4C", "3C", "2C"],
+        sars=True,
+    )
     for k in range(4):
         assert state["leader"] == 1
         state, _ = play(SH2, state, column[k][0] + "D")
@@ -242,8 +278,14 @@ def test_s2_7_the_winner_leads_from_his_hand_and_twelve_tricks_make_the_round():
 
 def test_s2_7_scoring_and_match_end_as_sh_10_and_sh_11():
     spades = [r + "S" for r in "AKQJT9876543"]
-    state = start2({1: spades}, {1: [["AH", "KH", "QH", "JH"], ["AD", "KD", "QD", "JD"], ["AC", "KC", "QC", "JC"]]},
-                   bid=165, widow=["2S", "2H", "3H", "4H"], voids={2: "S"}, cap=300)
+    state = start2(
+        {1: spades},
+        {1: [["AH", "KH", "QH", "JH"], ["AD", "KD", "QD", "JD"], ["AC", "KC", "QC", "JC"]]},
+        bid=165,
+        widow=["2S", "2H", "3H", "4H"],
+        voids={2: "S"},
+        cap=300,
+    )
     state, _ = auto_round(SH2, state)
     assert state["last_result"]["points"] == [165, 0]
     assert state["last_result"]["score"] == [330, 0]

@@ -37,7 +37,9 @@ def arrange(segments, players, first):
             continue
         if not free:
             i = next(k for k, c in enumerate(cards) if is_ace(c))
-            assert next_seat(1, players, len(deck) + i) == first, "a fixed segment puts the first ace elsewhere"
+            assert next_seat(1, players, len(deck) + i) == first, (
+                "a fixed segment puts the first ace elsewhere"
+            )
             deck += cards
             placed = True
             continue
@@ -85,7 +87,7 @@ def deck4(hands, widow, first):
     segments = []
     for r in range(3):
         for seat in in_order_from(first, 4):
-            segments.append((chunks[seat][4 * r: 4 * r + 4], True))
+            segments.append((chunks[seat][4 * r : 4 * r + 4], True))
     segments.append((widow, True))
     return arrange(segments, 4, first)
 
@@ -187,7 +189,7 @@ def test_d_4_first_bidder_is_the_seat_of_the_first_ace():
     # Four cards to each in play order from the first bidder, three times; widow d[48:].
     order = [3, 4, 1, 2]
     for k in range(12):
-        assert set(deck[4 * k: 4 * k + 4]) <= set(state["hands"][order[k % 4] - 1])
+        assert set(deck[4 * k : 4 * k + 4]) <= set(state["hands"][order[k % 4] - 1])
     assert state["widow"] == deck[48:]
 
 
@@ -380,8 +382,10 @@ def test_sh_5_without_jokers_trump_by_first_card():
     state = start4({1: ["7D", "AS"], 2: ["2S"]}, sars=False)
     state, events = play(SH4, state, "7D")
     assert state["trump"] == "D"
-    assert events[:2] == [{"type": "trump_named", "suit": "D", "sars": False},
-                          {"type": "card_played", "seat": 1, "card": "7D", "cut": False}]
+    assert events[:2] == [
+        {"type": "trump_named", "suit": "D", "sars": False},
+        {"type": "card_played", "seat": 1, "card": "7D", "cut": False},
+    ]
 
 
 def test_sh_5_the_sars_choice_and_its_refusals():
@@ -438,8 +442,9 @@ def test_sh_7_a_trump_lead_must_be_followed_with_the_joker_when_it_is_the_only_t
 
 
 def test_sh_7_a_joker_cuts_an_ordinary_lead_when_out_of_the_suit():
-    state = start4({1: ["AS", "AH"], 2: ["2S", "TH"], 3: ["3S", "BJ"], 4: ["4S", "3H"]}, jokers=True,
-                   voids={3: "H"})
+    state = start4(
+        {1: ["AS", "AH"], 2: ["2S", "TH"], 3: ["3S", "BJ"], 4: ["4S", "3H"]}, jokers=True, voids={3: "H"}
+    )
     state, _ = play(SH4, state, "AS", "2S", "3S", "4S")  # spades trump; seat 1 wins
     assert state["leader"] == 1 and state["trump"] == "S"
     state, _ = play(SH4, state, "AH", "TH")
@@ -447,8 +452,12 @@ def test_sh_7_a_joker_cuts_an_ordinary_lead_when_out_of_the_suit():
     state, events = play(SH4, state, "BJ")
     assert events == [{"type": "card_played", "seat": 3, "card": "BJ", "cut": True}]
     state, events = play(SH4, state, "3H")
-    assert events[-1] == {"type": "trick_won", "seat": 3, "cards": ["AH", "TH", "BJ", "3H"],
-                          "points": 5 + 10 + 10 + 15}
+    assert events[-1] == {
+        "type": "trick_won",
+        "seat": 3,
+        "cards": ["AH", "TH", "BJ", "3H"],
+        "points": 5 + 10 + 10 + 15,
+    }
     assert state["leader"] == 3
 
 
@@ -463,8 +472,11 @@ def test_sh_7_a_joker_led_later_is_a_trump_lead():
 
 def test_sh_7_in_sars_a_joker_lead_sets_no_suit_and_an_ordinary_lead_must_be_followed():
     keep = {"AH", "KD", "3H", "4H"}
-    state = start4({1: ["RJ", "BJ", "2H"], 2: ["AH", "KD"], 3: ["3H"], 4: ["4H"]}, jokers=True,
-                   voids={1: "D", 3: "H", 4: "H"})
+    state = start4(
+        {1: ["RJ", "BJ", "2H"], 2: ["AH", "KD"], 3: ["3H"], 4: ["4H"]},
+        jokers=True,
+        voids={1: "D", 3: "H", 4: "H"},
+    )
     state, _ = play(SH4, state, "RJ")  # sars; seat 1 holds both jokers: no duty (SH-8)
     assert state["sars"] is True
     assert len(legal_cards(SH4, state)) == 12  # no suit to follow
@@ -604,12 +616,14 @@ def test_sh_11_equal_totals_play_on():
 
 
 def test_sh_11_lead_rule_is_a_multiple_of_the_round_total():
-    state = start4({1: SPADES_TO_THREE}, bid=165, widow=["2S", "2H", "3H", "4H"], voids=NO_SPADES,
-                   cap=1200, lead=1)
+    state = start4(
+        {1: SPADES_TO_THREE}, bid=165, widow=["2S", "2H", "3H", "4H"], voids=NO_SPADES, cap=1200, lead=1
+    )
     state, _ = auto_round(SH4, state)
     assert state["totals"] == [330, 0] and state["phase"] == "match_over"  # 330 >= 165
-    state = start4({1: SPADES_TO_THREE}, bid=165, widow=["2S", "2H", "3H", "4H"], voids=NO_SPADES,
-                   cap=1200, lead=3)
+    state = start4(
+        {1: SPADES_TO_THREE}, bid=165, widow=["2S", "2H", "3H", "4H"], voids=NO_SPADES, cap=1200, lead=3
+    )
     state, _ = auto_round(SH4, state)
     assert state["phase"] == "round_over"  # 330 < 495
 
@@ -617,8 +631,14 @@ def test_sh_11_lead_rule_is_a_multiple_of_the_round_total():
 def test_sh_11_rules_are_validated():
     assert SH4.validate_rules(None) == {"jokers": False, "cap": 600, "lead": 0, "turn_seconds": 30}
     assert SH4.validate_rules({"cap": 1200, "lead": 3, "jokers": True, "turn_seconds": 10})["cap"] == 1200
-    for bad in ({"cap": 500}, {"lead": 165}, {"jokers": 1}, {"cap": True}, {"turn_seconds": 15},
-                {"kot": True}):
+    for bad in (
+        {"cap": 500},
+        {"lead": 165},
+        {"jokers": 1},
+        {"cap": True},
+        {"turn_seconds": 15},
+        {"kot": True},
+    ):
         with pytest.raises(IllegalAction) as info:
             SH4.validate_rules(bad)
         assert info.value.code == "bad_rules"
@@ -639,8 +659,22 @@ def test_sh_3_views_show_bids_and_the_public_view_no_hand():
     mine = SH4.view(state, next_seat(first, 4))
     assert mine["hand"] == sort_hand(state["hands"][next_seat(first, 4) - 1])
     assert mine["legal"] == SH4.legal_actions(state, next_seat(first, 4))
-    assert {"game", "players", "phase", "viewer", "to_act", "legal", "hand", "hand_counts", "trick",
-            "last_trick", "trump", "round", "bidder", "score"} <= set(public)
+    assert {
+        "game",
+        "players",
+        "phase",
+        "viewer",
+        "to_act",
+        "legal",
+        "hand",
+        "hand_counts",
+        "trick",
+        "last_trick",
+        "trump",
+        "round",
+        "bidder",
+        "score",
+    } <= set(public)
 
 
 def test_sh_9_last_trick_and_current_trick_in_views():
@@ -667,7 +701,9 @@ def test_sh_7_auto_actions_are_legal_and_deterministic():
 
 
 def test_sh_7_auto_card_wins_cheaply_and_gives_points_to_the_partner():
-    state = start4({1: ["2H"], 2: ["AH"], 3: ["4H", "3H"], 4: ["TH", "6H", "5H"]}, voids={1: "H", 3: "H", 4: "H"})
+    state = start4(
+        {1: ["2H"], 2: ["AH"], 3: ["4H", "3H"], 4: ["TH", "6H", "5H"]}, voids={1: "H", 3: "H", 4: "H"}
+    )
     state, _ = play(SH4, state, "2H")  # trump hearts
     hearts = [c for c in state["hands"][1] if c[1] == "H"]
     assert SH4.auto_action(state, 2)["card"] == min(hearts, key=POWER.get)  # the cheapest winner

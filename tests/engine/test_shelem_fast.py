@@ -61,7 +61,8 @@ def test_sh_7_s2_5_fast_legal_moves_winners_and_points_agree_with_the_public_api
                 won = next(e for e in events if e["type"] == "trick_won")
                 assert fast.leader == won["seat"] - 1
                 assert F.trick_winner([CARD_INDEX[c] for c in trick], fast.trump) == winning_index(
-                    trick, state["trump"])
+                    trick, state["trump"]
+                )
             assert fast.points == state["points"]
             if state["phase"] == "play":
                 assert fast.leader == state["leader"] - 1 and fast.done == len(state["tricks"])
@@ -91,7 +92,8 @@ def test_sh_9_random_rounds_counts_and_is_deterministic():
         b = F.random_rounds(name, 50, random.Random(3))
         assert isinstance(a, int) and a == b
         assert F.random_rounds(name, 20, random.Random(3), jokers=True) != F.random_rounds(
-            name, 20, random.Random(3), jokers=False)
+            name, 20, random.Random(3), jokers=False
+        )
     with pytest.raises(ValueError):
         F.random_rounds("hokm4", 1, random.Random(1))
 
@@ -139,7 +141,9 @@ def test_s2_8_a_seats_compact_state_holds_only_what_it_sees_and_determinizes(nam
     assert F.legal_mask(guess) == F.legal_mask(fs)
     points = F.rollout(guess, rng)
     assert sum(points) == F.round_total(jokers)
-    assert F.rollout(F.full_state(state), random.Random(1)) == F.rollout(F.full_state(state), random.Random(1))
+    assert F.rollout(F.full_state(state), random.Random(1)) == F.rollout(
+        F.full_state(state), random.Random(1)
+    )
 
 
 def test_sh_7_trick_winner_agrees_with_the_core():

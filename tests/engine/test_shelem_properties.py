@@ -95,12 +95,16 @@ def cheap_checks(game, state, seat, action, new, events, rng):
         assert new["points"] == [0, 0]
     elif new["round"]:
         bidder_side = game.team_of(new["bidder"])
-        widow = 5 + sum(5 * (c[0] == "5") + 10 * (c[0] in "AT") + 20 * (c == "RJ") + 15 * (c == "BJ")
-                        for c in new["aside"])
+        widow = 5 + sum(
+            5 * (c[0] == "5") + 10 * (c[0] in "AT") + 20 * (c == "RJ") + 15 * (c == "BJ")
+            for c in new["aside"]
+        )
         assert sum(new["points"]) == widow + won  # SH-4: the widow counts for the bidder
         assert new["points"][bidder_side] >= widow
     if any(e["type"] == "round_scored" for e in events):
-        assert len(new["tricks"]) == 12 and sum(new["last_result"]["points"]) == total_of(new["rules"]["jokers"])
+        assert len(new["tricks"]) == 12 and sum(new["last_result"]["points"]) == total_of(
+            new["rules"]["jokers"]
+        )
         assert all(len(h) == 0 for h in new["hands"])
 
 
@@ -115,30 +119,53 @@ def candidates(game, state, seat, rng):
     """Actions to try: legal ones and many that are not."""
     out = game.legal_actions(state, seat) + [{"type": "play", "card": c} for c in rng.sample(DECK54, 12)]
     out += [{"type": "bid", "amount": a} for a in (95, 100, 104, 125, 165, 170, 200, 205)]
-    out += [{"type": "pass"}, {"type": "sars", "sars": True}, {"type": "sars", "sars": False},
-            {"type": "sars"}, {"type": "play"}, {"type": "nonsense"}, {"type": "deal", "deck": list(DECK52)},
-            {"type": "discard", "cards": rng.sample(DECK54, 4)}, {"type": "discard", "count": 5}, "play"]
+    out += [
+        {"type": "pass"},
+        {"type": "sars", "sars": True},
+        {"type": "sars", "sars": False},
+        {"type": "sars"},
+        {"type": "play"},
+        {"type": "nonsense"},
+        {"type": "deal", "deck": list(DECK52)},
+        {"type": "discard", "cards": rng.sample(DECK54, 4)},
+        {"type": "discard", "count": 5},
+        "play",
+    ]
     if state["phase"] == "discard":
         pool = state["hands"][state["bidder"] - 1] + state["widow"]
         n = len(state["widow"])
-        out += [{"type": "discard", "cards": rng.sample(pool, n)},
-                {"type": "discard", "cards": rng.sample(pool, n - 1)},
-                {"type": "discard", "cards": [pool[0]] * n}]
+        out += [
+            {"type": "discard", "cards": rng.sample(pool, n)},
+            {"type": "discard", "cards": rng.sample(pool, n - 1)},
+            {"type": "discard", "cards": [pool[0]] * n},
+        ]
     return out
 
 
 def is_legal(game, state, seat, action):
     legal = game.legal_actions(state, seat)
     if legal == [{"type": "deal"}]:  # the chance template: the caller adds the deck
-        return (isinstance(action, dict) and action.get("type") == "deal"
-                and sorted(action.get("deck") or []) == sorted(game.pending_chance(state)[1]))
+        return (
+            isinstance(action, dict)
+            and action.get("type") == "deal"
+            and sorted(action.get("deck") or []) == sorted(game.pending_chance(state)[1])
+        )
     if action in legal:
         return True
-    if isinstance(action, dict) and action.get("type") == "discard" and legal and legal[0]["type"] == "discard":
+    if (
+        isinstance(action, dict)
+        and action.get("type") == "discard"
+        and legal
+        and legal[0]["type"] == "discard"
+    ):
         cards = action.get("cards")
         pool = state["hands"][seat - 1] + state["widow"]
-        return (isinstance(cards, list) and len(cards) == legal[0]["count"] == len(set(cards))
-                and set(cards) <= set(pool) and action.get("count") in (None, legal[0]["count"]))
+        return (
+            isinstance(cards, list)
+            and len(cards) == legal[0]["count"] == len(set(cards))
+            and set(cards) <= set(pool)
+            and action.get("count") in (None, legal[0]["count"])
+        )
     return False
 
 

@@ -12,8 +12,12 @@ def test_sh_9_a_round_holds_165_points_200_with_jokers():
     assert sum(CARD_POINTS[c] for c in DECK54) + 12 * 5 + 5 == 200
     assert CARD_POINTS["RJ"] == 20 and CARD_POINTS["BJ"] == 15
     assert {c: p for c, p in CARD_POINTS.items() if p} == {
-        **{"A" + s: 10 for s in "SHDC"}, **{"T" + s: 10 for s in "SHDC"}, **{"5" + s: 5 for s in "SHDC"},
-        "RJ": 20, "BJ": 15}
+        **{"A" + s: 10 for s in "SHDC"},
+        **{"T" + s: 10 for s in "SHDC"},
+        **{"5" + s: 5 for s in "SHDC"},
+        "RJ": 20,
+        "BJ": 15,
+    }
 
 
 @pytest.mark.parametrize(

@@ -61,23 +61,55 @@ def lateness(match_id, seq, deadline):
 
 # --- Celery ----------------------------------------------------------------------------------
 
+
 class Worker:
     def __init__(self, queue: str, beat: bool, tmp: Path):
         db = connection.settings_dict
-        env = {**os.environ,
-               "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
-                               f"{db['PORT'] or 5432}/{db['NAME']}",
-               "REDIS_URL": settings.REDIS_URL, "CELERY_QUEUE": queue, "DEADLINES": "celery",
-               "TURN_SCALE": str(SCALE), "BOT_DELAY": "0.05", "ROUND_PAUSE": "0.2", "SWEEP_SECONDS": "1",
-               "CACHE_PREFIX": f"celery-test-{queue}"}
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
+            f"{db['PORT'] or 5432}/{db['NAME']}",
+            "REDIS_URL": settings.REDIS_URL,
+            "CELERY_QUEUE": queue,
+            "DEADLINES": "celery",
+            "TURN_SCALE": str(SCALE),
+            "BOT_DELAY": "0.05",
+            "ROUND_PAUSE": "0.2",
+            "SWEEP_SECONDS": "1",
+            "CACHE_PREFIX": f"celery-test-{queue}",
+        }
         self.log = tmp / f"worker-{uuid.uuid4().hex[:6]}.log"
-        args = [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-c", "1", "-Q", queue,
-                "-n", f"w-{uuid.uuid4().hex[:6]}@%h", "--without-gossip", "--without-mingle",
-                "--without-heartbeat", "-l", "info"]
+        args = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-P",
+            "solo",
+            "-c",
+            "1",
+            "-Q",
+            queue,
+            "-n",
+            f"w-{uuid.uuid4().hex[:6]}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-l",
+            "info",
+        ]
         if beat:
             args += ["-B", "-s", str(tmp / f"beat-{uuid.uuid4().hex[:6]}")]
-        self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            args,
+            cwd=ROOT,
+            env=env,
+            stdout=self.log.open("w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         if not wait_until(lambda: "ready." in self.log.read_text(), 30, 0.2):
             self.stop()
             raise AssertionError("the Celery worker did not start:\n" + self.log.read_text()[-3000:])
@@ -86,8 +118,12 @@ class Worker:
         return len(re.findall(r"Task games\.tasks\.expire_turn\[[^]]+\] received", self.log.read_text()))
 
     def finished(self, value: bool) -> int:
-        return len(re.findall(rf"Task games\.tasks\.expire_turn\[[^]]+\] succeeded in [0-9.]+s: {value}",
-                              self.log.read_text()))
+        return len(
+            re.findall(
+                rf"Task games\.tasks\.expire_turn\[[^]]+\] succeeded in [0-9.]+s: {value}",
+                self.log.read_text(),
+            )
+        )
 
     def kill(self):
         os.killpg(self.proc.pid, signal.SIGKILL)
@@ -130,8 +166,9 @@ pytestmark_celery = [pytest.mark.celery, pytest.mark.django_db(transaction=True)
 @pytest.mark.celery
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(120)
-def test_c_8_a_timed_out_turn_gets_exactly_one_automatic_move_near_its_deadline(celery_mode, alice, bob, charlie,
-                                                                               dave, capsys):
+def test_c_8_a_timed_out_turn_gets_exactly_one_automatic_move_near_its_deadline(
+    celery_mode, alice, bob, charlie, dave, capsys
+):
     celery_mode()
     room, match = start_hokm4(alice, bob, charlie, dave)
     hakem_deadline = min(float(t) for t in match.deadlines.values())
@@ -176,8 +213,9 @@ def test_c_8_the_same_task_delivered_twice_applies_once(celery_mode, alice, bob,
 @pytest.mark.celery
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(120)
-def test_c_8_a_move_just_before_the_deadline_wins_and_the_late_task_does_nothing(celery_mode, alice, bob,
-                                                                                 charlie, dave):
+def test_c_8_a_move_just_before_the_deadline_wins_and_the_late_task_does_nothing(
+    celery_mode, alice, bob, charlie, dave
+):
     worker = celery_mode()
     room, match = start_hokm4(alice, bob, charlie, dave, turn_seconds=20)  # 2 s
     seat = min(engine.get("hokm4").to_act(match.state))
@@ -194,7 +232,9 @@ def test_c_8_a_move_just_before_the_deadline_wins_and_the_late_task_does_nothing
 @pytest.mark.celery
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(120)
-def test_c_8_a_worker_killed_holding_a_countdown_is_covered_by_the_sweep(celery_mode, alice, bob, charlie, dave):
+def test_c_8_a_worker_killed_holding_a_countdown_is_covered_by_the_sweep(
+    celery_mode, alice, bob, charlie, dave
+):
     worker = celery_mode()
     room, match = start_hokm4(alice, bob, charlie, dave, turn_seconds=30)  # 3 s
     assert wait_until(lambda: worker.received() >= 1, 5)  # it holds the countdown task in memory
@@ -226,7 +266,9 @@ def test_l_5_a_disconnected_players_turns_keep_being_played_until_he_returns(cel
         match.refresh_from_db()
         if 1 in game.to_act(match.state):
             try:
-                services.play(match.pk, game.legal_actions(match.state, 1)[0], user=alice, version=match.version)
+                services.play(
+                    match.pk, game.legal_actions(match.state, 1)[0], user=alice, version=match.version
+                )
                 break
             except services.PlayError:
                 continue
@@ -235,6 +277,7 @@ def test_l_5_a_disconnected_players_turns_keep_being_played_until_he_returns(cel
 
 
 # --- the embedded default: in-process timers -----------------------------------------------------
+
 
 @pytest.fixture
 def embedded_mode(settings):
@@ -259,8 +302,9 @@ async def await_until(predicate, timeout):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(60)
-async def test_c_8_embedded_a_timed_out_turn_gets_one_automatic_move(embedded_mode, alice, bob, charlie, dave,
-                                                                    capsys):
+async def test_c_8_embedded_a_timed_out_turn_gets_one_automatic_move(
+    embedded_mode, alice, bob, charlie, dave, capsys
+):
     await _bind()
     room, match = await sync_to_async(start_hokm4)(alice, bob, charlie, dave)
     deadline = min(float(t) for t in match.deadlines.values())

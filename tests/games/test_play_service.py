@@ -13,8 +13,9 @@ from tests.rooms.conftest import make_room
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_h4_x6_partners_by_ace_draw_move_the_players_to_their_new_seats(monkeypatch, alice, bob, charlie, dave,
-                                                                         settings):
+def test_h4_x6_partners_by_ace_draw_move_the_players_to_their_new_seats(
+    monkeypatch, alice, bob, charlie, dave, settings
+):
     settings.DEADLINES = "inprocess"
 
     def draw_order(deck):
@@ -59,7 +60,9 @@ def test_moves_are_append_only(alice, bob, settings):
         move.save()
 
 
-def test_h4_x2_an_early_card_sent_before_another_players_move_still_counts(alice, bob, charlie, dave, settings):
+def test_h4_x2_an_early_card_sent_before_another_players_move_still_counts(
+    alice, bob, charlie, dave, settings
+):
     settings.DEADLINES = "inprocess"
     room = make_room(alice, [bob, charlie, dave], rules={"early_play": True, "middle_card": False})
     match = room_service.start(room, alice)
@@ -74,14 +77,20 @@ def test_h4_x2_an_early_card_sent_before_another_players_move_still_counts(alice
     early_seat = engine.seats.next_seat(hakem, 4, 3)  # the last to play in this trick
     early = next(a for a in game.legal_actions(match.state, early_seat) if a["type"] == "early")
     nxt = engine.seats.next_seat(hakem, 4)
-    services.play(match.pk, game.auto_action(match.state, nxt), seat=nxt, version=seen)  # the next player moves
+    services.play(
+        match.pk, game.auto_action(match.state, nxt), seat=nxt, version=seen
+    )  # the next player moves
     services.play(match.pk, early, seat=early_seat, version=seen)  # stale by one move, still accepted
     match.refresh_from_db()
     assert match.moves.order_by("-seq").first().action == early
     third = engine.seats.next_seat(hakem, 4, 2)
     services.play(match.pk, game.auto_action(match.state, third), seat=third, version=match.version)
-    played = [e for m in Move.objects.filter(match=match).order_by("seq") for e in m.events
-              if e["type"] == "card_played" and e["seat"] == early_seat]
+    played = [
+        e
+        for m in Move.objects.filter(match=match).order_by("seq")
+        for e in m.events
+        if e["type"] == "card_played" and e["seat"] == early_seat
+    ]
     assert played and played[-1]["card"] == early["card"]  # his turn came: the early card was played
     match.refresh_from_db()
     # the player to act cannot use a stale version

@@ -40,8 +40,9 @@ def build_match(game: str, users, bots=()) -> Match:
         else:
             user = next(it)
             players.append({"seat": seat, "user_id": user.pk, "username": user.username, "bot": False})
-    return Match.objects.create(room=room, game=game, rules={}, state={}, players=players,
-                                practice=bool(bots))
+    return Match.objects.create(
+        room=room, game=game, rules={}, state={}, players=players, practice=bool(bots)
+    )
 
 
 def finish(match: Match, winner: int, score) -> Match:
@@ -83,8 +84,11 @@ def play_out(match_id: int, max_actions: int = 5000) -> Match:
         game = engine.get(match.game)
         seat = min(game.to_act(match.state))
         if seat == CHANCE:
-            play_service.play(match_id, play_service.shuffled(game, match.state), seat=CHANCE,
-                              actor=Move.Actor.DEALER)
+            play_service.play(
+                match_id, play_service.shuffled(game, match.state), seat=CHANCE, actor=Move.Actor.DEALER
+            )
         else:
-            play_service.play(match_id, game.auto_action(match.state, seat), seat=seat, actor=Move.Actor.CLOCK)
+            play_service.play(
+                match_id, game.auto_action(match.state, seat), seat=seat, actor=Move.Actor.CLOCK
+            )
     raise AssertionError("the match did not end")

@@ -34,8 +34,12 @@ def test_ledger_entries_are_read_only_in_the_admin(client, moderator, match):
     assert change.status_code == 200 and 'name="_save"' not in change.content.decode()
     posted = client.post(reverse("admin:leaderboard_ledgerentry_change", args=[entry.pk]), {"points": 99})
     assert posted.status_code == 403
-    assert client.post(reverse("admin:leaderboard_ledgerentry_delete", args=[entry.pk]),
-                       {"post": "yes"}).status_code == 403
+    assert (
+        client.post(
+            reverse("admin:leaderboard_ledgerentry_delete", args=[entry.pk]), {"post": "yes"}
+        ).status_code
+        == 403
+    )
     assert LedgerEntry.objects.get(pk=entry.pk).points == entry.points
 
 
@@ -48,8 +52,15 @@ def test_l_6_a_moderator_voids_a_match_from_the_entries(client, moderator, match
     assert confirm.status_code == 200 and f"Match #{match.pk}" in confirm.content.decode()
     assert not MatchVoid.objects.exists()
 
-    done = client.post(url, {"action": "void_matches", "_selected_action": pks, "apply": "yes",
-                             "reason": "Two accounts of one person."})
+    done = client.post(
+        url,
+        {
+            "action": "void_matches",
+            "_selected_action": pks,
+            "apply": "yes",
+            "reason": "Two accounts of one person.",
+        },
+    )
     assert done.status_code == 302
     void = MatchVoid.objects.get(match=match)
     assert (void.voided_by, void.reason) == (moderator, "Two accounts of one person.")
@@ -62,18 +73,27 @@ def test_l_6_a_moderator_voids_a_match_from_the_entries(client, moderator, match
 
 def test_l_6_a_moderator_voids_a_match_from_the_void_form(client, moderator, match):
     client.force_login(moderator)
-    response = client.post(reverse("admin:leaderboard_matchvoid_add"),
-                           {"match": match.pk, "reason": "Collusion."})
+    response = client.post(
+        reverse("admin:leaderboard_matchvoid_add"), {"match": match.pk, "reason": "Collusion."}
+    )
     assert response.status_code == 302
     void = MatchVoid.objects.get(match=match)
     assert void.voided_by == moderator
     assert LedgerEntry.objects.filter(match=match, voided=False).count() == 0
     assert LogEntry.objects.filter(object_id=str(void.pk), action_flag=ADDITION).exists()
     # A void is final: no editing, no deleting.
-    assert client.post(reverse("admin:leaderboard_matchvoid_change", args=[void.pk]),
-                       {"match": match.pk, "reason": "x"}).status_code == 403
-    assert client.post(reverse("admin:leaderboard_matchvoid_delete", args=[void.pk]),
-                       {"post": "yes"}).status_code == 403
+    assert (
+        client.post(
+            reverse("admin:leaderboard_matchvoid_change", args=[void.pk]), {"match": match.pk, "reason": "x"}
+        ).status_code
+        == 403
+    )
+    assert (
+        client.post(
+            reverse("admin:leaderboard_matchvoid_delete", args=[void.pk]), {"post": "yes"}
+        ).status_code
+        == 403
+    )
 
 
 def test_a_staff_member_without_the_void_permission_cannot_void(client, make_user, match):

@@ -30,8 +30,9 @@ def test_l_6_the_openapi_schema_validates_and_lists_the_endpoints():
     assert {"/api/leaderboard/{family}/", "/api/players/{username}/"} <= set(schema["paths"])
     for path in ("/api/leaderboard/{family}/", "/api/players/{username}/"):
         assert set(schema["paths"][path]) == {"get"}, "read-only"
-    family = next(p for p in schema["paths"]["/api/leaderboard/{family}/"]["get"]["parameters"]
-                  if p["name"] == "family")
+    family = next(
+        p for p in schema["paths"]["/api/leaderboard/{family}/"]["get"]["parameters"] if p["name"] == "family"
+    )
     assert set(family["schema"]["enum"]) == {"hokm", "shelem", "bridge"}
 
 
@@ -52,15 +53,23 @@ def test_l_6_the_leaderboard_endpoint_ranks_with_medals(client, played):
     data = client.get("/api/leaderboard/hokm/").json()
     assert data["count"] == 4
     rows = [(r["rank"], r["username"], r["points"], r["medal"]) for r in data["results"]]
-    assert rows == [(1, "alice", 7, "gold"), (2, "charlie", 7, "silver"), (3, "dave", 5, "bronze"),
-                    (4, "bob", 3, None)]
+    assert rows == [
+        (1, "alice", 7, "gold"),
+        (2, "charlie", 7, "silver"),
+        (3, "dave", 5, "bronze"),
+        (4, "bob", 3, None),
+    ]
     bob = data["results"][3]
     assert (bob["matches"], bob["wins"], bob["losses"], bob["unfinished"]) == (2, 0, 2, 0)
     assert bob["player_url"].endswith(reverse("api:player", args=["bob"]))
     shelem = client.get("/api/leaderboard/shelem/").json()
     assert [r["username"] for r in shelem["results"]][:2] == ["bob", "dave"]
-    assert client.get("/api/leaderboard/bridge/").json() == {"count": 0, "next": None, "previous": None,
-                                                              "results": []}
+    assert client.get("/api/leaderboard/bridge/").json() == {
+        "count": 0,
+        "next": None,
+        "previous": None,
+        "results": [],
+    }
     assert client.get("/api/leaderboard/poker/").status_code == 404
 
 
@@ -78,10 +87,22 @@ def test_l_6_the_leaderboard_endpoint_is_paginated(client, make_user):
 def test_l_6_the_player_endpoint_gives_stats_per_family_and_latest_matches(client, played):
     data = client.get("/api/players/bob/").json()
     assert data["username"] == "bob"
-    assert data["stats"]["hokm"] == {"matches": 2, "wins": 0, "losses": 2, "left": 1, "unfinished": 0,
-                                     "points": 3}
-    assert data["stats"]["shelem"] == {"matches": 1, "wins": 1, "losses": 0, "left": 0, "unfinished": 0,
-                                       "points": 735}
+    assert data["stats"]["hokm"] == {
+        "matches": 2,
+        "wins": 0,
+        "losses": 2,
+        "left": 1,
+        "unfinished": 0,
+        "points": 3,
+    }
+    assert data["stats"]["shelem"] == {
+        "matches": 1,
+        "wins": 1,
+        "losses": 0,
+        "left": 0,
+        "unfinished": 0,
+        "points": 735,
+    }
     assert data["stats"]["bridge"]["matches"] == 0
     latest = data["latest"]
     assert [m["result"] for m in latest] == ["left", "win", "loss"]

@@ -40,7 +40,9 @@ def run_together(target, count=2):
 def ended_without_ledger(users) -> Match:
     """A finished match whose ledger was not written yet (a crash between end and ledger, say)."""
     match = build_match("hokm4", users)
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, result={"winner": 0, "score": [7, 5]})
+    Match.objects.filter(pk=match.pk).update(
+        status=Match.Status.FINISHED, result={"winner": 0, "score": [7, 5]}
+    )
     return match
 
 

@@ -20,8 +20,10 @@ pytestmark = pytest.mark.django_db
 
 
 def entries(match) -> dict[str, tuple[int, str]]:
-    return {e.user.username: (e.points, e.result)
-            for e in LedgerEntry.objects.filter(match=match).select_related("user")}
+    return {
+        e.user.username: (e.points, e.result)
+        for e in LedgerEntry.objects.filter(match=match).select_related("user")
+    }
 
 
 def totals(family="hokm") -> dict[str, int]:
@@ -35,16 +37,27 @@ def four(alice, bob, charlie, dave):
 
 # --- L-1: points ---------------------------------------------------------------------
 
+
 def test_l_1_hokm4_7_to_5_gives_each_player_his_sides_round_wins(four):
     match = finished("hokm4", four, winner=0, score=[7, 5])
-    assert entries(match) == {"alice": (7, "win"), "charlie": (7, "win"), "bob": (5, "loss"), "dave": (5, "loss")}
+    assert entries(match) == {
+        "alice": (7, "win"),
+        "charlie": (7, "win"),
+        "bob": (5, "loss"),
+        "dave": (5, "loss"),
+    }
     entry = LedgerEntry.objects.get(match=match, user=four[0])
     assert (entry.game, entry.family, entry.practice, entry.voided) == ("hokm4", "hokm", False, False)
 
 
 def test_l_1_hokm4_7_to_0_gives_the_side_without_a_round_minus_one(four):
     match = finished("hokm4", four, winner=1, score=[0, 7])
-    assert entries(match) == {"alice": (-1, "loss"), "charlie": (-1, "loss"), "bob": (7, "win"), "dave": (7, "win")}
+    assert entries(match) == {
+        "alice": (-1, "loss"),
+        "charlie": (-1, "loss"),
+        "bob": (7, "win"),
+        "dave": (7, "win"),
+    }
 
 
 def test_l_1_hokm2_each_seat_is_its_own_side(alice, bob):
@@ -56,8 +69,12 @@ def test_l_1_hokm2_each_seat_is_its_own_side(alice, bob):
 
 def test_l_1_shelem4_gives_both_sides_their_signed_totals(four):
     match = finished("shelem4", four, winner=0, score=[1240, -330])
-    assert entries(match) == {"alice": (1240, "win"), "charlie": (1240, "win"),
-                              "bob": (-330, "loss"), "dave": (-330, "loss")}
+    assert entries(match) == {
+        "alice": (1240, "win"),
+        "charlie": (1240, "win"),
+        "bob": (-330, "loss"),
+        "dave": (-330, "loss"),
+    }
     assert totals("shelem") == {"alice": 1240, "charlie": 1240, "bob": -330, "dave": -330}
     assert totals("hokm") == {}
 
@@ -69,8 +86,12 @@ def test_l_1_shelem2_a_negative_winner_side_is_still_recorded_signed(alice, bob)
 
 def test_l_1_bridge_records_each_players_rubber_total(four):
     match = finished("bridge", four, winner=1, score=[350, 820])
-    assert entries(match) == {"alice": (350, "loss"), "charlie": (350, "loss"), "bob": (820, "win"),
-                              "dave": (820, "win")}
+    assert entries(match) == {
+        "alice": (350, "loss"),
+        "charlie": (350, "loss"),
+        "bob": (820, "win"),
+        "dave": (820, "win"),
+    }
     assert totals("bridge") == {"bob": 820, "dave": 820, "alice": 350, "charlie": 350}
 
 
@@ -91,6 +112,7 @@ def test_l_1_a_real_hokm4_match_played_through_the_services_writes_its_ledger(fo
 
 # --- L-2: practice ---------------------------------------------------------------------
 
+
 def test_l_2_a_practice_match_leaves_the_leaderboard_and_stats_unchanged(four, alice):
     finished("hokm4", four, winner=0, score=[7, 5])
     before_totals, before_stats = totals(), player_stats(alice)
@@ -108,7 +130,8 @@ def test_l_2_a_practice_match_leaves_the_leaderboard_and_stats_unchanged(four, a
     # Decision: the human gets an entry marked practice (the match stays on
     # record); bots get none; nothing of it counts anywhere.
     assert list(LedgerEntry.objects.filter(match=match).values_list("user__username", "practice")) == [
-        ("alice", True)]
+        ("alice", True)
+    ]
     assert totals() == before_totals
     assert player_stats(alice) == before_stats
 
@@ -130,6 +153,7 @@ def test_l_2_no_entry_is_ever_written_for_a_bot(alice):
 
 # --- L-3 / L-4: leaving ----------------------------------------------------------------------
 
+
 def test_l_3_a_hokm_leaver_gets_minus_two_and_a_loss_the_others_unfinished(four, alice, bob, charlie, dave):
     finished("hokm4", four, winner=0, score=[7, 5])  # earlier record: 7, 5, 7, 5
     before = totals()
@@ -144,30 +168,49 @@ def test_l_3_a_hokm_leaver_gets_minus_two_and_a_loss_the_others_unfinished(four,
     assert outcome["cost"] == "hokm"
     match.refresh_from_db()
     assert (match.status, match.leaver_seat) == (Match.Status.ABANDONED, 2)
-    assert entries(match) == {"bob": (-2, "left"), "alice": (0, "unfinished"), "charlie": (0, "unfinished"),
-                              "dave": (0, "unfinished")}
+    assert entries(match) == {
+        "bob": (-2, "left"),
+        "alice": (0, "unfinished"),
+        "charlie": (0, "unfinished"),
+        "dave": (0, "unfinished"),
+    }
     after = totals()
     assert after["bob"] == before["bob"] - 2
-    assert {k: after[k] for k in ("alice", "charlie", "dave")} == {k: before[k] for k in ("alice", "charlie", "dave")}
+    assert {k: after[k] for k in ("alice", "charlie", "dave")} == {
+        k: before[k] for k in ("alice", "charlie", "dave")
+    }
     bob_stats, dave_stats = player_stats(bob)["hokm"], player_stats(dave)["hokm"]
     assert (bob_stats["matches"], bob_stats["wins"], bob_stats["losses"], bob_stats["left"]) == (2, 0, 2, 1)
-    assert (dave_stats["matches"], dave_stats["wins"], dave_stats["losses"], dave_stats["unfinished"]) == (2, 0, 1, 1)
+    assert (dave_stats["matches"], dave_stats["wins"], dave_stats["losses"], dave_stats["unfinished"]) == (
+        2,
+        0,
+        1,
+        1,
+    )
 
 
 def test_l_3_a_shelem_leaver_gets_minus_one_hundred(four, alice, bob, charlie, dave):
     finished("shelem4", four, winner=1, score=[-80, 655])
     room, match = started_room(alice, [bob, charlie, dave], game="shelem4")
     room_service.leave(room, charlie, confirm=True)
-    assert entries(match) == {"charlie": (-100, "left"), "alice": (0, "unfinished"), "bob": (0, "unfinished"),
-                              "dave": (0, "unfinished")}
+    assert entries(match) == {
+        "charlie": (-100, "left"),
+        "alice": (0, "unfinished"),
+        "bob": (0, "unfinished"),
+        "dave": (0, "unfinished"),
+    }
     assert totals("shelem") == {"bob": 655, "dave": 655, "alice": -80, "charlie": -180}
 
 
 def test_l_3_a_bridge_leaver_gets_no_points_but_a_loss(four, alice, bob, charlie, dave):
     room, match = started_room(alice, [bob, charlie, dave], game="bridge")
     room_service.leave(room, dave, confirm=True)
-    assert entries(match) == {"dave": (0, "left"), "alice": (0, "unfinished"), "bob": (0, "unfinished"),
-                              "charlie": (0, "unfinished")}
+    assert entries(match) == {
+        "dave": (0, "left"),
+        "alice": (0, "unfinished"),
+        "bob": (0, "unfinished"),
+        "charlie": (0, "unfinished"),
+    }
     assert player_stats(dave)["bridge"]["losses"] == 1
 
 
@@ -206,6 +249,7 @@ def test_l_4_leaving_after_the_end_costs_nothing(alice, bob, charlie, dave):
 
 # --- written once ---------------------------------------------------------------------
 
+
 def test_l_1_the_ledger_is_written_once_and_never_edited(four):
     match = finished("hokm4", four, winner=0, score=[7, 5])
     assert ledger.write_ledger(match) == []  # idempotent: a second call writes nothing
@@ -216,8 +260,9 @@ def test_l_1_the_ledger_is_written_once_and_never_edited(four):
     with pytest.raises(ValueError):
         entry.save()
     with pytest.raises(IntegrityError), transaction.atomic():
-        LedgerEntry.objects.create(match=match, user=four[0], game="hokm4", family="hokm", seat=1, points=7,
-                                   result="win")
+        LedgerEntry.objects.create(
+            match=match, user=four[0], game="hokm4", family="hokm", seat=1, points=7, result="win"
+        )
     assert LedgerEntry.objects.get(match=match, user=four[0]).points == 7
 
 

@@ -33,11 +33,11 @@ def ranked_names(html) -> list[str]:
 def five(make_user):
     """Five players with hokm totals 14, 12, 10, 9, 4 (ranked a, b, c, d, e)."""
     a, b, c, d, e = (make_user(n) for n in ("amir", "bahar", "cyrus", "dara", "elham"))
-    finished("hokm2", [a, b], winner=0, score=[7, 5])   # a 7, b 5
-    finished("hokm2", [a, c], winner=0, score=[7, 3])   # a 14, c 3
-    finished("hokm2", [b, d], winner=0, score=[7, 2])   # b 12, d 2
-    finished("hokm2", [c, e], winner=0, score=[7, 5])   # c 10, e 5
-    finished("hokm2", [d, e], winner=0, score=[7, 0])   # d 9, e 4 (-1 for no round won)
+    finished("hokm2", [a, b], winner=0, score=[7, 5])  # a 7, b 5
+    finished("hokm2", [a, c], winner=0, score=[7, 3])  # a 14, c 3
+    finished("hokm2", [b, d], winner=0, score=[7, 2])  # b 12, d 2
+    finished("hokm2", [c, e], winner=0, score=[7, 5])  # c 10, e 5
+    finished("hokm2", [d, e], winner=0, score=[7, 0])  # d 9, e 4 (-1 for no round won)
     return a, b, c, d, e
 
 
@@ -58,9 +58,24 @@ def test_l_6_the_leaderboard_is_per_family(client, alice, bob, charlie, dave):
     finished("bridge", [alice, bob, charlie, dave], winner=0, score=[900, 120])
     assert ranked_names(page(client, "/leaderboard/", "en")) == ["alice", "charlie", "bob", "dave"]
     assert ranked_names(page(client, "/leaderboard/?game=hokm", "en")) == ["alice", "charlie", "bob", "dave"]
-    assert ranked_names(page(client, "/leaderboard/?game=shelem", "en")) == ["bob", "dave", "alice", "charlie"]
-    assert ranked_names(page(client, "/leaderboard/?game=bridge", "en")) == ["alice", "charlie", "bob", "dave"]
-    assert ranked_names(page(client, "/leaderboard/?game=nonsense", "en")) == ["alice", "charlie", "bob", "dave"]
+    assert ranked_names(page(client, "/leaderboard/?game=shelem", "en")) == [
+        "bob",
+        "dave",
+        "alice",
+        "charlie",
+    ]
+    assert ranked_names(page(client, "/leaderboard/?game=bridge", "en")) == [
+        "alice",
+        "charlie",
+        "bob",
+        "dave",
+    ]
+    assert ranked_names(page(client, "/leaderboard/?game=nonsense", "en")) == [
+        "alice",
+        "charlie",
+        "bob",
+        "dave",
+    ]
 
 
 def test_l_6_hokm_groups_both_hokm_games(client, alice, bob, charlie, dave):
@@ -138,10 +153,10 @@ def test_l_6_the_pages_in_english_use_latin_digits_and_gregorian_dates(client, a
 
 def test_l_6_player_page_counts_wins_losses_left_and_unfinished(client, alice, bob, charlie, dave):
     four = [alice, bob, charlie, dave]
-    finished("hokm4", four, winner=0, score=[7, 5])           # charlie: win 7
-    finished("hokm4", four, winner=1, score=[0, 7])           # charlie: loss -1
-    abandon(build_match("hokm4", four), 3)                    # charlie: left -2
-    abandon(build_match("hokm4", four), 2)                    # charlie: unfinished 0
+    finished("hokm4", four, winner=0, score=[7, 5])  # charlie: win 7
+    finished("hokm4", four, winner=1, score=[0, 7])  # charlie: loss -1
+    abandon(build_match("hokm4", four), 3)  # charlie: left -2
+    abandon(build_match("hokm4", four), 2)  # charlie: unfinished 0
     html = page(client, reverse("leaderboard:player", args=["charlie"]), "en")
     card = re.search(r'data-family="hokm">(.*?)</article>', html, re.S).group(1)
     stats = dict(re.findall(r'data-stat="(\w+)"[^>]*>(?:<span dir="ltr">)?(-?\d+)', card))

@@ -69,8 +69,9 @@ class Conn:
             text = await self.comm.receive_from(timeout=5)
             frame = json.loads(text)
             self.frames.append(frame)
-            if frame["type"] == "state" and (self.state is None or frame["match"] != self.state["match"]
-                                             or frame["v"] >= self.state["v"]):
+            if frame["type"] == "state" and (
+                self.state is None or frame["match"] != self.state["match"] or frame["v"] >= self.state["v"]
+            ):
                 self.state = frame
             elif frame["type"] == "room":
                 self.room = frame
@@ -100,9 +101,11 @@ async def connect():
 
     async def open_(room, user=None, name=None, session_key=None):
         key = session_key or await sync_to_async(session_key_for)(user)
-        comm = WebsocketCommunicator(application, f"/ws/table/{room.code}/",
-                                     headers=[(b"origin", b"http://testserver"),
-                                              (b"cookie", f"sessionid={key}".encode())])
+        comm = WebsocketCommunicator(
+            application,
+            f"/ws/table/{room.code}/",
+            headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={key}".encode())],
+        )
         connected, _ = await comm.connect(timeout=5)
         assert connected
         conn = Conn(comm, name or (user.username if user else "visitor"))
@@ -173,8 +176,10 @@ async def play_until(conns, done, max_steps=1500, choose=None):
             await conn.send({"type": "act", "action": action, "v": st["v"]})
             sent_at[conn.name] = key
             actions += 1
-    states = [(c.name, c.state and {k: c.state["view"].get(k) for k in ("phase", "to_act", "legal", "viewer")})
-              for c in conns]
+    states = [
+        (c.name, c.state and {k: c.state["view"].get(k) for k in ("phase", "to_act", "legal", "viewer")})
+        for c in conns
+    ]
     raise AssertionError(f"the game did not reach the expected point: {states}")
 
 

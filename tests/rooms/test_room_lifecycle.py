@@ -23,8 +23,9 @@ def spectators(conn) -> int:
     return conn.room["room"]["spectators"]
 
 
-async def test_r_7_the_spectator_count_ignores_players_and_duplicate_tabs(connect, alice, bob, charlie, dave,
-                                                                          make_user):
+async def test_r_7_the_spectator_count_ignores_players_and_duplicate_tabs(
+    connect, alice, bob, charlie, dave, make_user
+):
     room = await sync_to_async(make_room)(alice, [bob, charlie, dave])
     players = [await connect(room, u) for u in (alice, bob, charlie, dave)]
     await players[0].pump(0.2)
@@ -77,7 +78,9 @@ def test_r_4_presence_is_connected_then_connecting_then_disconnected(settings):
     store.drop("r-4-room", "conn-1")
 
 
-async def test_r_1_only_the_creator_starts_and_only_when_every_guest_is_ready(connect, alice, bob, charlie, dave):
+async def test_r_1_only_the_creator_starts_and_only_when_every_guest_is_ready(
+    connect, alice, bob, charlie, dave
+):
     room = await sync_to_async(make_room)(alice, [bob, charlie], ready=False)
     creator, guest = await connect(room, alice), await connect(room, bob)
     await creator.send({"type": "start"})
@@ -135,7 +138,9 @@ async def test_l_3_leaving_needs_confirmation_and_ends_the_match(connect, alice,
     assert (await conns[0].wait_for(lambda f: f["type"] == "error"))["code"] in {"no_match", "match_over"}
 
 
-async def test_r_3_rematch_needs_every_players_consent_and_c_7_rounds_follow_by_themselves(connect, alice, bob):
+async def test_r_3_rematch_needs_every_players_consent_and_c_7_rounds_follow_by_themselves(
+    connect, alice, bob
+):
     room = await sync_to_async(make_room)(alice, [bob], game="hokm2", rules={"target": 3})
     conns = [await connect(room, u) for u in (alice, bob)]
     await conns[0].send({"type": "start"})
@@ -177,7 +182,9 @@ async def test_l_2_three_bots_play_a_whole_hokm4_match_with_only_the_creator_con
     assert bot_moves > 30
 
 
-def test_r_1_when_the_creator_leaves_a_guest_runs_the_room_and_an_empty_room_closes(transactional_db, alice, bob):
+def test_r_1_when_the_creator_leaves_a_guest_runs_the_room_and_an_empty_room_closes(
+    transactional_db, alice, bob
+):
     room = make_room(alice, [bob], game="hokm2")
     room_service.leave(room, alice)
     room.refresh_from_db()

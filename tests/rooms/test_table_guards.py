@@ -27,7 +27,12 @@ async def started_hokm4(connect, alice, bob, charlie, dave, **rules):
 async def snapshot(room):
     def read():
         match = Match.objects.get(room=room)
-        return match.version, json.dumps(match.state, sort_keys=True), Move.objects.filter(match=match).count()
+        return (
+            match.version,
+            json.dumps(match.state, sort_keys=True),
+            Move.objects.filter(match=match).count(),
+        )
+
     return await sync_to_async(read)()
 
 
@@ -47,7 +52,8 @@ async def reach_play(conns):
 
 
 async def test_c_6_an_illegal_card_a_wrong_seat_a_stale_version_and_junk_change_nothing(
-        connect, alice, bob, charlie, dave):
+    connect, alice, bob, charlie, dave
+):
     room, conns = await started_hokm4(connect, alice, bob, charlie, dave)
     await reach_play(conns)
     before = await snapshot(room)
@@ -58,7 +64,9 @@ async def test_c_6_an_illegal_card_a_wrong_seat_a_stale_version_and_junk_change_
 
     # a card he does not hold / not legal
     not_mine = next(c for c in idle.state["view"]["hand"])
-    await player.send({"type": "act", "action": {"type": "play", "card": not_mine}, "v": player.state["v"], "ref": 1})
+    await player.send(
+        {"type": "act", "action": {"type": "play", "card": not_mine}, "v": player.state["v"], "ref": 1}
+    )
     err = await player.wait_for(lambda f: f["type"] == "error")
     assert err["ref"] == 1 and err["code"] not in ("bad_frame",) and err["message"]
     # out of turn
@@ -69,17 +77,24 @@ async def test_c_6_an_illegal_card_a_wrong_seat_a_stale_version_and_junk_change_
     await idle.send({"type": "act", "action": view["legal"][0], "v": idle.state["v"], "seat": view["viewer"]})
     assert (await idle.wait_for(lambda f: f["type"] == "error"))["code"] == "not_your_seat"
     # a stale version, then a full state comes back
-    await player.send({"type": "act", "action": {"type": "play", "card": sorted(legal)[0]}, "v": player.state["v"] - 1})
+    await player.send(
+        {"type": "act", "action": {"type": "play", "card": sorted(legal)[0]}, "v": player.state["v"] - 1}
+    )
     assert (await player.wait_for(lambda f: f["type"] == "error"))["code"] == "stale_version"
     await player.wait_for(lambda f: f["type"] == "state" and f["full"])
     # malformed frames
-    for raw, code in [("not json", "bad_frame"), ("[1,2]", "bad_frame"), ('{"type": 5}', "bad_frame"),
-                      ('{"type": "explode"}', "unknown_type"), ('{"type": "__init__"}', "unknown_type"),
-                      ('{"type": "act", "action": "AS", "v": 1}', "bad_action"),
-                      ('{"type": "act", "action": {"type": "play", "card": "AS"}}', "bad_action"),
-                      ('{"type": "act", "action": {"type": "play"}, "v": true}', "bad_action"),
-                      ('{"type": "act", "action": {"card": "AS"}, "v": 0}', "bad_action"),
-                      (json.dumps({"type": "act", "pad": "x" * 5000}), "frame_too_large")]:
+    for raw, code in [
+        ("not json", "bad_frame"),
+        ("[1,2]", "bad_frame"),
+        ('{"type": 5}', "bad_frame"),
+        ('{"type": "explode"}', "unknown_type"),
+        ('{"type": "__init__"}', "unknown_type"),
+        ('{"type": "act", "action": "AS", "v": 1}', "bad_action"),
+        ('{"type": "act", "action": {"type": "play", "card": "AS"}}', "bad_action"),
+        ('{"type": "act", "action": {"type": "play"}, "v": true}', "bad_action"),
+        ('{"type": "act", "action": {"card": "AS"}, "v": 0}', "bad_action"),
+        (json.dumps({"type": "act", "pad": "x" * 5000}), "frame_too_large"),
+    ]:
         await player.send_raw(raw)
         got = await player.wait_for(lambda f: f["type"] == "error")
         assert got["code"] == code, (raw[:40], got)
@@ -100,8 +115,10 @@ async def test_two_simultaneous_moves_for_one_turn_apply_exactly_once(connect, a
     v_before, _, moves_before = await snapshot(room)
     legal = [a for a in player.state["view"]["legal"] if a["type"] == "play"]
     a, b = legal[0], legal[-1]
-    await asyncio.gather(player.send({"type": "act", "action": a, "v": v_before}),
-                         second_tab.send({"type": "act", "action": b, "v": v_before}))
+    await asyncio.gather(
+        player.send({"type": "act", "action": a, "v": v_before}),
+        second_tab.send({"type": "act", "action": b, "v": v_before}),
+    )
     for _ in range(100):  # until both answers are in: one state, one error
         await player.pump(0.05)
         await second_tab.pump(0.05)
@@ -161,7 +178,9 @@ async def test_r_4_a_dropped_player_reconnects_and_gets_the_full_state(connect, 
     await reach_play(conns)
     bob_conn = conns[1]
     await bob_conn.close()
-    await conns[0].wait_for(lambda f: f["type"] == "room" and f["room"]["seats"][1]["presence"] != "connected")
+    await conns[0].wait_for(
+        lambda f: f["type"] == "room" and f["room"]["seats"][1]["presence"] != "connected"
+    )
     # play goes on while he is away
     player = to_act(conns)
     if player is not bob_conn:
@@ -173,10 +192,14 @@ async def test_r_4_a_dropped_player_reconnects_and_gets_the_full_state(connect, 
     current, _, _ = await snapshot(room)
     assert state["v"] == current and state["view"]["viewer"] == 2 and len(state["view"]["hand"]) == 13
     assert room_frame["you"]["seat"] == 2
-    await conns[0].wait_for(lambda f: f["type"] == "room" and f["room"]["seats"][1]["presence"] == "connected")
+    await conns[0].wait_for(
+        lambda f: f["type"] == "room" and f["room"]["seats"][1]["presence"] == "connected"
+    )
 
 
-async def test_r_5_reactions_faster_than_one_per_eight_seconds_are_refused(connect, alice, bob, charlie, dave):
+async def test_r_5_reactions_faster_than_one_per_eight_seconds_are_refused(
+    connect, alice, bob, charlie, dave
+):
     room, conns = await started_hokm4(connect, alice, bob, charlie, dave)
     watcher = await connect(room, None, "watcher")
     await conns[0].send({"type": "react", "reaction": "clap"})
@@ -202,8 +225,9 @@ async def test_a_socket_from_a_foreign_origin_is_refused(alice, bob):
     from config.asgi import application
 
     room = await sync_to_async(make_room)(alice, [bob], game="hokm2")
-    comm = WebsocketCommunicator(application, f"/ws/table/{room.code}/",
-                                 headers=[(b"origin", b"https://evil.example")])
+    comm = WebsocketCommunicator(
+        application, f"/ws/table/{room.code}/", headers=[(b"origin", b"https://evil.example")]
+    )
     connected, _ = await comm.connect(timeout=5)
     assert not connected
 
@@ -213,7 +237,9 @@ async def test_a_socket_for_an_unknown_room_is_closed():
 
     from config.asgi import application
 
-    comm = WebsocketCommunicator(application, "/ws/table/nosuchroom/", headers=[(b"origin", b"http://testserver")])
+    comm = WebsocketCommunicator(
+        application, "/ws/table/nosuchroom/", headers=[(b"origin", b"http://testserver")]
+    )
     connected, code = await comm.connect(timeout=5)
     assert not connected and code == 4404
 

@@ -25,8 +25,15 @@ def hands_by_version(conns) -> dict[tuple[int, int], set[str]]:
 
 def public_draw_cards(conns) -> set[str]:
     """H4-1: the ace draw is turned face up for everyone; its cards are public."""
-    return {d["card"] for c in conns for f in c.frames if f["type"] == "state"
-            for e in f["events"] if e["type"] == "hakem" for d in e.get("draw", [])}
+    return {
+        d["card"]
+        for c in conns
+        for f in c.frames
+        if f["type"] == "state"
+        for e in f["events"]
+        if e["type"] == "hakem"
+        for d in e.get("draw", [])
+    }
 
 
 def assert_public_only(watchers, players):
@@ -66,7 +73,9 @@ async def test_r_1_four_players_play_a_complete_hokm4_round(connect, alice, bob,
     assert max(len([t for t in tricks if t["seat"] in team]) for team in ((1, 3), (2, 4))) == 7  # H4-4
     assert round_won["type"] == "round_won"
     # Every accepted action is in the move log, one version each.
-    moves = await sync_to_async(lambda: list(Move.objects.filter(match=match).values_list("seq", flat=True)))()
+    moves = await sync_to_async(
+        lambda: list(Move.objects.filter(match=match).values_list("seq", flat=True))
+    )()
     assert moves == list(range(1, len(moves) + 1))
     assert_public_only([visitor, eve], players)
 
@@ -78,12 +87,16 @@ async def test_h2_a_two_player_table_plays_a_complete_hokm2_round(connect, alice
     await players[0].send({"type": "start"})
     await play_until(players, lambda: events_of(players[0], ROUND_END))
     await pump_all(players + [watcher], 0.2)
-    drafts = await sync_to_async(lambda: Move.objects.filter(match__room=room, action__type="draft").count())()
+    drafts = await sync_to_async(
+        lambda: Move.objects.filter(match__room=room, action__type="draft").count()
+    )()
     assert drafts == 16  # H2-4: eight pairs each
     assert_public_only([watcher], players)
 
 
-async def test_sh_3_four_players_play_a_shelem4_round_with_auction_and_widow(connect, alice, bob, charlie, dave):
+async def test_sh_3_four_players_play_a_shelem4_round_with_auction_and_widow(
+    connect, alice, bob, charlie, dave
+):
     room = await sync_to_async(make_room)(alice, [bob, charlie, dave], game="shelem4")
     players = [await connect(room, u) for u in (alice, bob, charlie, dave)]
     watcher = await connect(room, None, "watcher")
@@ -101,7 +114,8 @@ async def test_sh_3_four_players_play_a_shelem4_round_with_auction_and_widow(con
     await play_until(players, lambda: events_of(players[0], ROUND_END), choose=choose)
     await pump_all(players + [watcher], 0.2)
     kinds = await sync_to_async(
-        lambda: list(Move.objects.filter(match__room=room).values_list("action", flat=True)))()
+        lambda: list(Move.objects.filter(match__room=room).values_list("action", flat=True))
+    )()
     types = [k.get("type") for k in kinds]
     assert "bid" in types and "pass" in types and "discard" in types
     assert_public_only([watcher], players)
@@ -112,7 +126,9 @@ async def test_sh_3_four_players_play_a_shelem4_round_with_auction_and_widow(con
             assert not cards_in(frame) & set(discard["cards"]) or frame["view"]["phase"] != "play"
 
 
-async def test_r_6_the_room_answers_room_and_state_frames_to_a_late_spectator(connect, alice, bob, charlie, dave):
+async def test_r_6_the_room_answers_room_and_state_frames_to_a_late_spectator(
+    connect, alice, bob, charlie, dave
+):
     room = await sync_to_async(make_room)(alice, [bob, charlie, dave])
     first = await connect(room, alice)
     await first.send({"type": "start"})

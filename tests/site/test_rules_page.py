@@ -16,7 +16,9 @@ def test_r_8_the_rules_page_returns_to_the_same_table(client):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("back", ["https://evil.example/", "//evil.example/rooms/", "/admin/", "javascript:alert(1)"])
+@pytest.mark.parametrize(
+    "back", ["https://evil.example/", "//evil.example/rooms/", "/admin/", "javascript:alert(1)"]
+)
 def test_r_8_the_back_button_only_leads_to_our_own_tables(client, back):
     html = client.get("/rules/hokm/", {"back": back}).content.decode()
     assert 'data-testid="back-to-table"' not in html

@@ -19,7 +19,9 @@ PROBE = (
 
 
 def probe(env_extra, tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}}
+    env = {
+        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}
+    }
     env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "DATA_DIR": str(tmp_path)}, **env_extra)
     done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True)
     return done
@@ -37,7 +39,9 @@ def test_it_runs_embedded_without_service_urls(tmp_path):
 
 
 def test_it_uses_postgres_and_redis_when_given(tmp_path):
-    done = probe({"DATABASE_URL": "postgres://u:p@127.0.0.1:5432/x", "REDIS_URL": "redis://127.0.0.1:6379/3"}, tmp_path)
+    done = probe(
+        {"DATABASE_URL": "postgres://u:p@127.0.0.1:5432/x", "REDIS_URL": "redis://127.0.0.1:6379/3"}, tmp_path
+    )
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     assert got["embedded"] is False
@@ -56,8 +60,16 @@ def test_it_refuses_debug_off_with_the_development_key(tmp_path):
 
 @pytest.mark.parametrize("flag", ["1", "true"])
 def test_it_switches_security_settings_from_the_environment(tmp_path, flag):
-    done = probe({"DEBUG": "false", "SECRET_KEY": "x" * 50, "SECURE_COOKIES": flag, "SECURE_HSTS_SECONDS": "3600",
-                  "CSRF_TRUSTED_ORIGINS": "https://takhteh.example"}, tmp_path)
+    done = probe(
+        {
+            "DEBUG": "false",
+            "SECRET_KEY": "x" * 50,
+            "SECURE_COOKIES": flag,
+            "SECURE_HSTS_SECONDS": "3600",
+            "CSRF_TRUSTED_ORIGINS": "https://takhteh.example",
+        },
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     assert got["secure"] is True and got["hsts"] == 3600 and got["csrf"] == ["https://takhteh.example"]

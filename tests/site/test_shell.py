@@ -43,7 +43,7 @@ def test_the_top_bar_links_every_section(client, alice):
 
 @pytest.mark.django_db
 def test_the_persian_font_is_served_by_the_site(client):
-    css = (client.get("/static/css/site.css"))
+    css = client.get("/static/css/site.css")
     body = b"".join(css.streaming_content) if css.streaming else css.content
     assert b"Vazirmatn-Variable.woff2" in body and b"https://" not in body
     font = client.get("/static/fonts/Vazirmatn-Variable.woff2")

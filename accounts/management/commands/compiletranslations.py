@@ -35,6 +35,10 @@ def _placeholders_match(entry) -> bool:
     pattern = re.compile(r"%\(\w+\)[sd]|\{\w*\}")
     want = sorted(pattern.findall(entry.msgid))
     if entry.msgid_plural:
-        return all(sorted(pattern.findall(s)) == sorted(pattern.findall(entry.msgid_plural)) or
-                   sorted(pattern.findall(s)) == want for s in entry.msgstr_plural.values() if s)
+        return all(
+            sorted(pattern.findall(s)) == sorted(pattern.findall(entry.msgid_plural))
+            or sorted(pattern.findall(s)) == want
+            for s in entry.msgstr_plural.values()
+            if s
+        )
     return sorted(pattern.findall(entry.msgstr)) == want
