@@ -17,8 +17,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from friends.routing import websocket_urlpatterns as friends_sockets  # noqa: E402
 from games import clock  # noqa: E402
-from rooms.routing import websocket_urlpatterns  # noqa: E402
+from rooms.routing import websocket_urlpatterns as table_sockets  # noqa: E402
+
+websocket_urlpatterns = [*table_sockets, *friends_sockets]
 
 router = ProtocolTypeRouter(
     {

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import translation
 
+from accounts.sockets import CLOSE_SIGNED_OUT, user_group
 from games import clock
 from games import services as play_service
 from games.errors import PlayError
@@ -51,6 +52,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seat_key = "public"
         self.last_version = -1
         await self.channel_layer.group_add(broadcast.group_name(self.code), self.channel_name)
+        if self.authenticated:
+            await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
         await self.accept()
         self.seat_key = await self._lookup_seat()
         await self._beat()
@@ -62,6 +65,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.room_id is None:
             return
         await self.channel_layer.group_discard(broadcast.group_name(self.code), self.channel_name)
+        if self.authenticated:
+            await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
         await database_sync_to_async(presence.store().drop)(self.code, self.conn_id)
         await database_sync_to_async(broadcast.presence_changed)(self.code, force=True)
 
@@ -239,6 +244,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def room_update(self, message):
         self.seat_key = await self._lookup_seat()
         await self.send_json({"type": "room", "room": message["room"], "you": self._you()})
+
+    async def user_close(self, message):
+        """Signed out or deactivated elsewhere: this socket must not act for him any more."""
+        await self.close(code=CLOSE_SIGNED_OUT)
 
     async def table_reaction(self, message):
         await self.send_json({"type": "reaction", "seat": message["seat"], "reaction": message["reaction"]})

@@ -1,0 +1,3 @@
+"""The friends app's sockets (the per-user channel for invites and presence)."""
+
+websocket_urlpatterns: list = []
