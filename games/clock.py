@@ -1,7 +1,15 @@
-"""Deadlines (C-8, ARCHITECTURE.md): `expire_turn(match_id, version)` at the
-deadline. Production: a Celery task with an ETA (Redis broker). Embedded
-default: an asyncio timer in the Daphne process. Both end in
-``services.expire``, which acts only if the match still has that version.
+"""Deadlines (C-8, ARCHITECTURE.md): the time, and arming a timer for a version.
+
+``now()`` is the one clock of the play service: tests replace it
+(``set_now``) instead of sleeping. ``schedule(match_id, version, when)``
+arranges for the handler registered by the games app (``services.expire``)
+to run at ``when``; the handler acts only if the match still has that
+version, so a duplicate or a late timer does nothing.
+
+Production (``DEADLINES=celery``): the Celery task ``games.tasks.expire_turn``
+with an ETA, sent by name (this module imports neither the tasks nor the
+services). Embedded default: an asyncio timer on the Daphne process's loop.
+Both are backed by the sweep, which plays whatever is overdue.
 """
 
 from __future__ import annotations
@@ -10,10 +18,11 @@ import asyncio
 import contextvars
 import logging
 import threading
-from datetime import datetime
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
 
 from django.conf import settings
-from django.utils import timezone
 
 log = logging.getLogger(__name__)
 
@@ -21,6 +30,34 @@ _loop: asyncio.AbstractEventLoop | None = None
 _sweeper_loop: asyncio.AbstractEventLoop | None = None
 _lock = threading.Lock()
 _timers: set = set()
+_now: Callable[[], float] = time.time
+_handlers: dict[str, Callable] = {}
+
+
+# --- the time --------------------------------------------------------------------------
+
+
+def now() -> float:
+    """Epoch seconds, from the clock in force (the wall clock unless a test set one)."""
+    return _now()
+
+
+def now_dt() -> datetime:
+    return datetime.fromtimestamp(now(), tz=UTC)
+
+
+def set_now(source: Callable[[], float] | None) -> None:
+    """Replace the clock (tests); ``None`` restores the wall clock."""
+    global _now
+    _now = source or time.time
+
+
+# --- what a deadline does ---------------------------------------------------------------
+
+
+def register(*, expire: Callable[[int, int], object], sweep: Callable[[], int]) -> None:
+    """The games app registers what a deadline and the sweep run (AppConfig.ready)."""
+    _handlers.update(expire=expire, sweep=sweep)
 
 
 def backend() -> str:
@@ -28,11 +65,11 @@ def backend() -> str:
 
 
 def schedule(match_id: int, version: int, when: datetime) -> None:
-    """Arrange for ``services.expire(match_id, version)`` at ``when``. Called after commit."""
+    """Arrange for ``expire(match_id, version)`` at ``when``. Called after commit."""
     if backend() == "celery":
-        from .tasks import expire_turn
+        from celery import current_app
 
-        expire_turn.apply_async((match_id, version), eta=when)
+        current_app.send_task("games.tasks.expire_turn", (match_id, version), eta=when)
         return
     _schedule_inprocess(match_id, version, when)
 
@@ -65,7 +102,7 @@ def _schedule_inprocess(match_id: int, version: int, when: datetime) -> None:
         # next server start, or the test, takes care of it.
         log.info("no event loop for deadline of match %s v%s", match_id, version)
         return
-    delay = max(0.0, (when - timezone.now()).total_seconds())
+    delay = max(0.0, when.timestamp() - now())
 
     # A fresh context: the caller's (a sync_to_async worker's) must not leak
     # into the timer's task, or asgiref refuses its database call as a
@@ -93,10 +130,8 @@ def cancel_all() -> None:
 async def _fire(match_id: int, version: int) -> None:
     from channels.db import database_sync_to_async
 
-    from . import services
-
     try:
-        await database_sync_to_async(services.expire)(match_id, version)
+        await database_sync_to_async(_handlers["expire"])(match_id, version)
     except Exception:  # noqa: BLE001 - a timer must never kill the loop
         log.exception("deadline of match %s v%s failed", match_id, version)
 
@@ -104,11 +139,9 @@ async def _fire(match_id: int, version: int) -> None:
 async def _sweep_forever(interval: float = 10.0) -> None:
     from channels.db import database_sync_to_async
 
-    from . import services
-
     while True:
         await asyncio.sleep(interval)
         try:
-            await database_sync_to_async(services.sweep)()
+            await database_sync_to_async(_handlers["sweep"])()
         except Exception:  # noqa: BLE001
             log.exception("deadline sweep failed")

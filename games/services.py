@@ -3,29 +3,42 @@
 One transaction per accepted action (ARCHITECTURE.md, "how a move flows"):
 lock the match row, check the sender's seat and the version he saw,
 ``engine.apply``, save the state, append the move, bump the version, set the
-next deadline; after commit, broadcast and schedule the deadline.
+next deadline, and build the version's frames from the state in memory.
+After commit: arm the deadline, then announce the frames
+(``signals.version_committed``); a failed announcement never stops the
+deadline.
+
+This module reaches no other app: what the rest of the site does about an
+action (rooms' seats and status, the ledger, the broadcast) hangs on the
+signals in ``games.signals``.
+
+Lock order (every path that locks more than one row): the match row first,
+then the room row, then seat rows. ``play``/``expire`` lock the match and
+their receivers then write the room (the end of a match) or seats (H4-X6);
+``rooms.services.leave`` locks the match before the room for the same
+reason. With the opposite order in one of them, a match-ending card and a
+confirmed leave arriving together would each hold one row and wait for the
+other: a deadlock.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
 from games import engine
 from games.engine import CHANCE, IllegalAction
 
-from . import clock
+from . import clock, frames
 from .bots import bot_action
 from .errors import PlayError
 from .models import Match, Move, Round
-from .signals import match_ended
+from .signals import match_ended, seats_swapped, version_committed
 
 log = logging.getLogger(__name__)
 
@@ -40,11 +53,12 @@ DEFAULT_TURN_SECONDS = 30
 
 @dataclass
 class Outcome:
-    """What one accepted action changed, for the broadcast after commit."""
+    """What one accepted action changed: its version, events and frames."""
 
     match_id: int
     version: int
     events: list = field(default_factory=list)
+    frames: frames.Frames | None = None
 
 
 def turn_seconds(match: Match) -> float:
@@ -65,14 +79,14 @@ def shuffled(game, state) -> dict:
 
 
 def create_match(room, players: list[dict]) -> Match:
-    """A new match for ``room`` with ``players`` ([{seat, user_id, username, bot}]).
+    """A new match for ``room`` (anything with ``pk``, ``game`` and ``rules``)
+    with ``players`` ([{seat, user_id, username, bot}]).
 
-    Runs inside the caller's transaction (rooms.services.start).
-    """
+    Runs inside the caller's transaction (the room's start)."""
     game = engine.get(room.game)
     rules = game.validate_rules(room.rules)
     match = Match.objects.create(
-        room=room,
+        room_id=room.pk,
         game=room.game,
         rules=rules,
         state=game.new_match(rules),
@@ -83,7 +97,7 @@ def create_match(room, players: list[dict]) -> Match:
     events = _advance(match, game, [])
     _set_deadlines(match, game, previous={})
     match.save()
-    _after_commit(match, events)
+    _commit(match, game, events)
     return match
 
 
@@ -138,14 +152,13 @@ def _accept(
     match: Match, game, seat: int, action: dict, state: dict, events: list, actor: str, user
 ) -> Outcome:
     """The end of every accepted action, in its transaction: record the move,
-    play the chance steps that follow, set the clocks, save, and broadcast
-    and schedule after commit."""
+    play the chance steps that follow, set the clocks, save, build the frames."""
     events = _record(match, game, seat, action, state, events, actor, user)
     events = _advance(match, game, events)
     _set_deadlines(match, game, previous=_others(match.deadlines, seat))
     match.save()
-    _after_commit(match, events)
-    return Outcome(match.pk, match.version, events)
+    built = _commit(match, game, events)
+    return Outcome(match.pk, match.version, events, built)
 
 
 def _check_concurrent(match: Match, game, seat: int, version: int) -> None:
@@ -188,7 +201,7 @@ def _record(match, game, seat, action, state, events, actor, user) -> list:
         current = match.rounds.filter(last_seq__isnull=True).order_by("-number").first()
         if current is not None:
             current.last_seq = match.version
-            current.ended_at = timezone.now()
+            current.ended_at = clock.now_dt()
             current.result = _round_summary(events)
             current.save(update_fields=["last_seq", "ended_at", "result"])
     result = game.result(state)
@@ -218,9 +231,8 @@ def _advance(match: Match, game, events: list) -> list:
 
 
 def _swap_players(match: Match, a: int, b: int) -> None:
-    """H4-X6: partners sit opposite; the engine moved seats, we move the players."""
-    from rooms.models import Seat
-
+    """H4-X6: partners sit opposite; the engine moved seats, we move the players
+    (and tell whoever keeps seats of its own: rooms)."""
     players = []
     for p in match.players:
         p = dict(p)
@@ -230,44 +242,33 @@ def _swap_players(match: Match, a: int, b: int) -> None:
             p["seat"] = a
         players.append(p)
     match.players = sorted(players, key=lambda p: p["seat"])
-    seats = {
-        s.number: s for s in Seat.objects.select_for_update().filter(room_id=match.room_id, number__in=[a, b])
-    }
-    sa, sb = seats[a], seats[b]
-    sa.user_id, sb.user_id = sb.user_id, sa.user_id
-    sa.is_bot, sb.is_bot = sb.is_bot, sa.is_bot
-    # Two-step to respect the one-seat-per-user constraint.
-    Seat.objects.filter(pk__in=[sa.pk, sb.pk]).update(user=None)
-    Seat.objects.filter(pk=sa.pk).update(user_id=sa.user_id, is_bot=sa.is_bot)
-    Seat.objects.filter(pk=sb.pk).update(user_id=sb.user_id, is_bot=sb.is_bot)
+    seats_swapped.send(sender=Match, match=match, a=a, b=b)
 
 
 def _finish(match: Match, result: dict) -> None:
-    from rooms.models import Room, Seat
-
     match.status = Match.Status.FINISHED
     match.result = result
-    match.finished_at = timezone.now()
+    match.finished_at = clock.now_dt()
     match.deadlines = {}
     match.next_deadline = None
-    Room.objects.filter(pk=match.room_id).update(status=Room.Status.FINISHED, updated_at=timezone.now())
-    Seat.objects.filter(room_id=match.room_id).update(rematch=False, ready=False)
     match.save()
     match_ended.send(sender=Match, match=match)
 
 
-def abandon(match: Match, leaver_seat: int) -> None:
+def abandon(match: Match, leaver_seat: int) -> Outcome:
     """L-3: a player left an active match after confirming. Inside the caller's
-    transaction, with the match row locked."""
+    transaction, with the match row locked (before the room's: see the lock order)."""
     match.status = Match.Status.ABANDONED
     match.leaver_seat = leaver_seat
-    match.finished_at = timezone.now()
+    match.finished_at = clock.now_dt()
     match.deadlines = {}
     match.next_deadline = None
     match.version += 1
     match.save()
     match_ended.send(sender=Match, match=match)
-    _after_commit(match, [{"type": "left", "seat": leaver_seat}])
+    events = [{"type": "left", "seat": leaver_seat}]
+    built = _commit(match, engine.get(match.game), events)
+    return Outcome(match.pk, match.version, events, built)
 
 
 # --- deadlines ---------------------------------------------------------------------------
@@ -291,7 +292,7 @@ def _set_deadlines(match: Match, game, previous: dict) -> None:
     if match.status != Match.Status.ACTIVE:
         match.deadlines, match.next_deadline = {}, None
         return
-    now = time.time()
+    now = clock.now()
     deadlines = {}
     for seat in sorted(game.to_act(match.state)):
         key = str(seat)
@@ -317,7 +318,7 @@ def expire(match_id: int, version: int) -> Outcome | None:
         due = _due_seat(match)
         if due is None:
             # Early (a clock that fired ahead of time): re-arm for the real deadline.
-            _after_commit(match, None, broadcast=False)
+            _arm_after_commit(match)
             return None
         seat, actor = due
         game = engine.get(match.game)
@@ -332,7 +333,7 @@ def expire(match_id: int, version: int) -> Outcome | None:
 
 
 def _due_seat(match: Match, now: float | None = None):
-    now = time.time() if now is None else now
+    now = clock.now() if now is None else now
     due = [(t, int(s)) for s, t in match.deadlines.items() if t <= now + 0.05]
     if not due:
         return None
@@ -342,27 +343,47 @@ def _due_seat(match: Match, now: float | None = None):
     return seat, Move.Actor.BOT if _is_bot(match, seat) else Move.Actor.CLOCK
 
 
-def _after_commit(match: Match, events, broadcast: bool = True) -> None:
-    match_id, version = match.pk, match.version
+# --- after commit ---------------------------------------------------------------------
+
+
+def _commit(match: Match, game, events: list) -> frames.Frames:
+    """Build this version's frames now (in the transaction, from the state in
+    memory) and send exactly them after commit; arm the next deadline first."""
+    built = frames.build(match, game, events)
     when = match.next_deadline
-    room_code = match.room.code if broadcast else None
+    match_id, version = match.pk, match.version
 
-    def send():
-        if broadcast:
-            from rooms import broadcast as rooms_broadcast
-
-            rooms_broadcast.match_changed(room_code, match_id, events or [])
+    def after():
         if when is not None:
-            clock.schedule(match_id, version, when)
+            try:
+                clock.schedule(match_id, version, when)
+            except Exception:  # noqa: BLE001 - the sweep re-arms a lost deadline
+                log.exception("could not arm the deadline of match %s v%s", match_id, version)
+        announce(built)
 
-    transaction.on_commit(send)
+    transaction.on_commit(after)
+    return built
 
 
-def sweep(now=None, grace: float = 2.0) -> int:
+def announce(built: frames.Frames) -> None:
+    """Tell the listeners (rooms' broadcast) about a committed version; a
+    listener's failure is logged, never raised into the action."""
+    for _receiver, response in version_committed.send_robust(sender=Match, frames=built):
+        if isinstance(response, Exception):
+            log.error("broadcast of match %s v%s failed: %r", built.match_id, built.version, response)
+
+
+def _arm_after_commit(match: Match) -> None:
+    match_id, version, when = match.pk, match.version, match.next_deadline
+    if when is not None:
+        transaction.on_commit(lambda: clock.schedule(match_id, version, when))
+
+
+def sweep(now: datetime | None = None, grace: float = 2.0) -> int:
     """Fire deadlines that passed with nothing done about them (a lost worker,
     a restarted Redis): more than ``grace`` seconds late, so the scheduled
-    timer normally wins. Returns how many matches it moved on."""
-    now = now or timezone.now()
+    timer normally wins. Returns how many actions it played."""
+    now = now or clock.now_dt()
     overdue = Match.objects.filter(
         status=Match.Status.ACTIVE, next_deadline__lte=now - timedelta(seconds=grace)
     ).values_list("pk", "version")
@@ -371,9 +392,9 @@ def sweep(now=None, grace: float = 2.0) -> int:
         try:
             # Everything overdue is played now; a fresh deadline is scheduled
             # after commit as usual, so a lost schedule is re-armed too.
-            while expire(match_id, version) is not None:
+            while (outcome := expire(match_id, version)) is not None:
                 count += 1
-                version = Match.objects.values_list("version", flat=True).get(pk=match_id)
+                version = outcome.version
                 if count > 1000:
                     break
         except Exception:  # noqa: BLE001 - one broken match must not stop the sweep

@@ -1,8 +1,23 @@
-"""Signals other apps listen to (the ledger records a match's end)."""
+"""What the play service announces; other apps listen (games imports none of them).
+
+Inside the transaction of the action (a receiver that raises rolls the whole
+action back, so what it writes commits together with the move):
+
+- ``match_ended(match)``: the match is over (status FINISHED, or ABANDONED
+  after a confirmed leave, L-3). The ledger records it; rooms frees the room.
+- ``seats_swapped(match, a, b)``: H4-X6 moved two players; rooms moves them
+  in its seats too.
+
+After the transaction committed (never inside it):
+
+- ``version_committed(frames)``: one accepted version, with the frames built
+  for it inside the transaction (``games.frames.Frames``); rooms sends each
+  viewer class its own. A receiver's failure is logged and never stops the
+  deadline from being armed.
+"""
 
 from django.dispatch import Signal
 
-# Sent inside the transaction that ends a match (finished or left, L-3), with
-# `match` (status FINISHED or ABANDONED). A receiver that raises rolls the
-# whole action back, so the ledger and the match end commit together.
 match_ended = Signal()
+seats_swapped = Signal()
+version_committed = Signal()

@@ -1,66 +1,50 @@
-"""What the table sends, built after commit from the database (the truth).
+"""What the table sends, and to whom (docs/protocol.md).
 
-The state frame carries one projected view per seat and the public view,
-stamped with the version (ARCHITECTURE.md); each connection forwards only
-its own. This module and the engine's `view` are the only way game state
-reaches a browser.
+Channel-layer groups, one per viewer class of a room (the layer has the
+site's own prefix):
+
+- ``table_group(room)``: every connection of the room: room updates, reactions;
+- ``public_group(room)``: connections that are not players of the current
+  match (spectators, anonymous visitors, later sitters): the public view;
+- ``player_group(room, user)``: one player's connections: his seat's view.
+
+A state frame is built once per version, inside the transaction
+(``games.frames``), and sent here after commit exactly as it was built; no
+message on the layer carries more than one viewer class's view.
 """
 
 from __future__ import annotations
 
 import json
-import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 
-from games import engine
-from games.models import Match
+from games.frames import Frames
 
 from . import presence
 from .models import Room
 
 
-def group_name(code: str) -> str:
-    return f"table.{code}"
+def table_group(room_id: int) -> str:
+    return f"table.{int(room_id)}"
 
 
-def table_payload(match: Match) -> dict:
-    """Every seat's view and the public view of ``match``, with its version and clocks."""
-    game = engine.get(match.game)
-    views = {str(seat): game.view(match.state, seat) for seat in range(1, game.players + 1)}
-    views["public"] = game.view(match.state, None)
-    return {
-        "match": match.pk,
-        "version": match.version,
-        "status": match.status,
-        "views": views,
-        "deadlines": {k: int(v * 1000) for k, v in (match.deadlines or {}).items()},
-        "turn_seconds": int(match.rules.get("turn_seconds") or 30),
-        "result": match.result,
-        "leaver": match.leaver_seat,
-    }
+def public_group(room_id: int) -> str:
+    return f"table.{int(room_id)}.public"
 
 
-def state_frame(payload: dict, key: str, events=None, full: bool = False) -> dict:
-    """The frame one connection gets: its own view only (``key``: a seat or "public")."""
-    return {
-        "type": "state",
-        "match": payload["match"],
-        "v": payload["version"],
-        "status": payload["status"],
-        "view": payload["views"][key],
-        "events": events or [],
-        "deadlines": payload["deadlines"],
-        "turn_seconds": payload["turn_seconds"],
-        "server_time": int(time.time() * 1000),
-        "result": payload["result"],
-        "leaver": payload["leaver"],
-        "full": full,
-    }
+def player_group(room_id: int, user_id: int) -> str:
+    return f"table.{int(room_id)}.u{int(user_id)}"
+
+
+ROOM_EVENTS = {"match_won", "rubber_won", "left", "swap_seats"}
+"""Events after which the room itself (seats, status) is sent again."""
 
 
 def room_snapshot(room: Room) -> dict:
+    """The ``room`` frame's body: an allow-list of public fields."""
     seats = list(room.seats.select_related("user").order_by("number"))
     seated = {s.number: f"u:{s.user_id}" for s in seats if s.user_id}
     live = presence.snapshot(room.code, seated)
@@ -74,6 +58,7 @@ def room_snapshot(room: Room) -> dict:
         "creator_id": room.creator_id,
         "match": match.pk if match else None,
         "match_status": match.status if match else None,
+        "match_players": sorted(p["user_id"] for p in match.players if p.get("user_id")) if match else [],
         "seats": [
             {
                 "number": s.number,
@@ -90,42 +75,63 @@ def room_snapshot(room: Room) -> dict:
     }
 
 
-def _send(code: str, message: dict) -> None:
+async def _send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(group_name(code), message)
-
-
-def match_changed(code: str, match_id: int, events: list) -> None:
-    match = Match.objects.select_related("room").get(pk=match_id)
-    _send(code, {"type": "table.state", "payload": table_payload(match), "events": events})
-    if (
-        any(e.get("type") in {"match_won", "rubber_won", "left", "swap_seats"} for e in events)
-        or match.status != Match.Status.ACTIVE
-    ):
-        room_changed(code)
-
-
-def room_changed(code: str) -> None:
-    room = Room.objects.select_related("creator").filter(code=code).first()
-    if room is not None:
-        _send(code, {"type": "room.update", "room": room_snapshot(room)})
-
-
-def presence_changed(code: str, force: bool = False) -> None:
-    """Broadcast the room again when anyone's presence or the spectator count changed."""
-    from django.core.cache import cache
-
-    room = Room.objects.select_related("creator").filter(code=code).first()
-    if room is None:
+    if layer is None:
         return
+    for group, message in messages:
+        await layer.group_send(group, message)
+
+
+def _send(messages: list[tuple[str, dict]]) -> None:
+    if messages:
+        async_to_sync(_send_all)(messages)
+
+
+def frame_messages(frames: Frames) -> list[tuple[str, dict]]:
+    """One message per viewer class of one committed version."""
+    head = {"match": frames.match_id, "v": frames.version}
+    out = [
+        (
+            public_group(frames.room_id),
+            {"type": "table.public", **head, "players": frames.players, "text": frames.public},
+        )
+    ]
+    for user_id, text in frames.users.items():
+        out.append((player_group(frames.room_id, user_id), {"type": "table.frame", **head, "text": text}))
+    return out
+
+
+def version_committed(sender, frames: Frames, **kwargs) -> None:
+    """games.signals.version_committed: send the version's frames; then the
+    room again when the match ended or seats moved."""
+    messages = frame_messages(frames)
+    if frames.ends_match or any(e.get("type") in ROOM_EVENTS for e in frames.events):
+        room = Room.objects.select_related("creator").filter(pk=frames.room_id).first()
+        if room is not None:
+            messages.append(_room_message(room))
+    _send(messages)
+
+
+def _room_message(room: Room) -> tuple[str, dict]:
+    return table_group(room.pk), {"type": "room.update", "room": room_snapshot(room)}
+
+
+def room_changed(room_id: int) -> None:
+    room = Room.objects.select_related("creator").filter(pk=room_id).first()
+    if room is not None:
+        _send([_room_message(room)])
+
+
+def presence_changed(room: Room, force: bool = False) -> None:
+    """Broadcast the room again when anyone's presence or the spectator count changed."""
     snapshot = room_snapshot(room)
     signature = json.dumps([[s["presence"] for s in snapshot["seats"]], snapshot["spectators"]])
-    key = f"presence-sent:{code}"
+    key = f"presence-sent:{room.pk}"
     if force or cache.get(key) != signature:
         cache.set(key, signature, timeout=3600)
-        _send(code, {"type": "room.update", "room": snapshot})
+        _send([(table_group(room.pk), {"type": "room.update", "room": snapshot})])
 
 
-def reaction(code: str, seat: int, reaction: str) -> None:
-    _send(code, {"type": "table.reaction", "seat": seat, "reaction": reaction})
+def reaction(room_id: int, seat: int, reaction: str) -> None:
+    _send([(table_group(room_id), {"type": "table.reaction", "seat": seat, "reaction": reaction})])

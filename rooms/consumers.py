@@ -1,9 +1,21 @@
 """The table's WebSocket: one per open table, for players and spectators.
 
-Frames are JSON objects with a "type" (docs/protocol.md). Everything a
-client may do is checked here (size, shape, who he is) and in the services
-(seat, turn, version, rules); a refused frame gets an error frame and
-changes nothing.
+Frames are JSON objects with a "type" (docs/protocol.md); every client frame
+is checked against its declared shape (rooms/protocol.py) before anything
+else, then in the services (seat, turn, version, rules). A refused frame
+gets an error frame and changes nothing.
+
+Cost per message (issue 13): an accepted action is one thread hop (the
+play service's transaction; the match id is already known here), and a
+frame going out is none: the frames of a version were built inside its
+transaction and arrive as text over the layer. Channels' own per-message
+``close_old_connections`` hop is skipped (``dispatch``): every database
+call of this consumer runs inside ``database_sync_to_async``, which closes
+stale connections itself.
+
+Groups (rooms/broadcast.py): every connection joins its room's group and,
+when signed in, its player group of the room and the user's group; it is in
+the public group only while it is not a player of the current match.
 """
 
 from __future__ import annotations
@@ -13,6 +25,7 @@ import json
 import time
 import uuid
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -20,14 +33,14 @@ from django.core.cache import cache
 from django.utils import translation
 
 from accounts.sockets import CLOSE_SIGNED_OUT, user_group
-from games import clock
+from games import clock, engine, frames
 from games import services as play_service
 from games.errors import PlayError
 from games.models import Match
 
-from . import broadcast, presence
+from . import broadcast, presence, protocol
 from . import services as room_service
-from .models import Room
+from .models import Room, Seat
 
 CLOSE_NO_ROOM = 4404
 
@@ -36,39 +49,63 @@ class TableConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
     match_id: int | None = None
     code: str = ""
+    in_public: bool = False
+
+    async def dispatch(self, message):
+        """Channels' dispatch without its per-message database clean-up hop
+        (see the module's docstring)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         clock.bind_loop(asyncio.get_running_loop())
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.user = self.scope.get("user")
-        room = await database_sync_to_async(Room.objects.filter(code=self.code).first)()
-        if room is None:
-            await self.close(code=CLOSE_NO_ROOM)
-            return
-        self.room_id = room.pk
-        self.language = await database_sync_to_async(self._language)()
+        self.uid = self.user.pk if self.authenticated else None
         self.conn_id = uuid.uuid4().hex
         self.who = self._identity()
-        self.seat_key = "public"
-        self.last_version = -1
-        await self.channel_layer.group_add(broadcast.group_name(self.code), self.channel_name)
-        if self.authenticated:
-            await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
+        self.seat_number = None
+        hello = await database_sync_to_async(self._hello)()
+        if hello is None:
+            await self.close(code=CLOSE_NO_ROOM)
+            return
+        self.room_id = hello["room_id"]
+        self.language = hello["language"]
+        layer = self.channel_layer
+        await layer.group_add(broadcast.table_group(self.room_id), self.channel_name)
+        if self.uid is not None:
+            await layer.group_add(broadcast.player_group(self.room_id, self.uid), self.channel_name)
+            await layer.group_add(user_group(self.uid), self.channel_name)
+        await self._set_public(not hello["player"])
         await self.accept()
-        self.seat_key = await self._lookup_seat()
-        await self._beat()
-        await self._send_room()
-        await self._send_state(full=True)
-        await database_sync_to_async(broadcast.presence_changed)(self.code, force=True)
+        await self._send_hello(hello)
+        await database_sync_to_async(self._present)(True)
 
     async def disconnect(self, code):
         if self.room_id is None:
             return
-        await self.channel_layer.group_discard(broadcast.group_name(self.code), self.channel_name)
+        layer = self.channel_layer
+        await layer.group_discard(broadcast.table_group(self.room_id), self.channel_name)
+        await self._set_public(False)
+        if self.uid is not None:
+            await layer.group_discard(broadcast.player_group(self.room_id, self.uid), self.channel_name)
+            await layer.group_discard(user_group(self.uid), self.channel_name)
+        await database_sync_to_async(self._gone)()
+
+    # --- who is this ---------------------------------------------------------------
+
+    @property
+    def authenticated(self) -> bool:
+        return self.user is not None and self.user.is_authenticated
+
+    def _identity(self) -> str:
         if self.authenticated:
-            await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
-        await database_sync_to_async(presence.store().drop)(self.code, self.conn_id)
-        await database_sync_to_async(broadcast.presence_changed)(self.code, force=True)
+            return f"u:{self.user.pk}"
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None)
+        return f"s:{key}" if key else f"c:{uuid.uuid4().hex}"
 
     def _language(self) -> str:
         """The language error messages are worded in: the switcher's cookie,
@@ -79,16 +116,69 @@ class TableConsumer(AsyncWebsocketConsumer):
             choice = profile.language if profile is not None else None
         return choice if choice in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
-    def _identity(self) -> str:
-        if self.user is not None and self.user.is_authenticated:
-            return f"u:{self.user.pk}"
-        session = self.scope.get("session")
-        key = getattr(session, "session_key", None)
-        return f"s:{key}" if key else f"c:{uuid.uuid4().hex}"
+    async def _set_public(self, public: bool) -> None:
+        if public and not self.in_public:
+            await self.channel_layer.group_add(broadcast.public_group(self.room_id), self.channel_name)
+        elif not public and self.in_public:
+            await self.channel_layer.group_discard(broadcast.public_group(self.room_id), self.channel_name)
+        self.in_public = public
 
-    @property
-    def authenticated(self) -> bool:
-        return self.user is not None and self.user.is_authenticated
+    # --- what a connection is told (each built in one hop) ---------------------------
+
+    def _hello(self, room_id: int | None = None) -> dict | None:
+        """The room frame and the current state frame of this viewer, from the database."""
+        rooms = Room.objects.select_related("creator")
+        room = rooms.filter(pk=room_id).first() if room_id else rooms.filter(code=self.code).first()
+        if room is None:
+            return None
+        match = Match.objects.filter(room_id=room.pk).order_by("-id").first()
+        seat = None
+        if self.uid is not None:
+            seat = (
+                Seat.objects.filter(room_id=room.pk, user_id=self.uid)
+                .values_list("number", flat=True)
+                .first()
+            )
+        self.seat_number = seat
+        state = None
+        player = False
+        if match is not None:
+            own = frames.viewer_seat(match, self.uid)
+            player = own is not None
+            state = frames.state_frame(match, engine.get(match.game), own, full=True)
+        return {
+            "room_id": room.pk,
+            "language": self._language(),
+            "room": broadcast.room_snapshot(room),
+            "state": state,
+            "player": player,
+        }
+
+    async def _send_hello(self, hello: dict) -> None:
+        await self.send_json({"type": "room", "room": hello["room"], "you": self._you()})
+        state = hello["state"]
+        if state is not None:
+            self.match_id = state["match"]
+            await self.send_json(state)
+
+    async def _resync(self) -> None:
+        hello = await database_sync_to_async(self._hello)(self.room_id)
+        if hello is not None:
+            await self._set_public(not hello["player"])
+            await self._send_hello(hello)
+
+    def _present(self, force: bool = False) -> None:
+        """Refresh this connection's presence and tell the room when it changed (R-4, R-7)."""
+        presence.store().touch(self.code, self.conn_id, self.who, self.seat_number)
+        room = Room.objects.select_related("creator").filter(pk=self.room_id).first()
+        if room is not None:
+            broadcast.presence_changed(room, force=force)
+
+    def _gone(self) -> None:
+        presence.store().drop(self.code, self.conn_id)
+        room = Room.objects.select_related("creator").filter(pk=self.room_id).first()
+        if room is not None:
+            broadcast.presence_changed(room, force=True)
 
     # --- incoming ---------------------------------------------------------------
 
@@ -117,140 +207,157 @@ class TableConsumer(AsyncWebsocketConsumer):
         if len(text_data.encode()) > settings.TABLE["MAX_FRAME_BYTES"]:
             return await self._error(PlayError("frame_too_large"))
         try:
-            frame = json.loads(text_data)
-        except ValueError:
+            raw = json.loads(text_data)
+        except (ValueError, RecursionError):
             return await self._error(PlayError("bad_frame", "not JSON"))
-        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-            return await self._error(PlayError("bad_frame", "a frame is an object with a type"))
-        ref = frame.get("ref") if isinstance(frame.get("ref"), (str, int)) else None
-        handler = getattr(self, f"on_{frame['type']}", None) if frame["type"].isidentifier() else None
-        if handler is None:
-            return await self._error(PlayError("unknown_type", frame["type"][:40]), ref)
         try:
-            await handler(frame)
+            frame = protocol.parse(raw)
+        except protocol.FrameError as exc:
+            return await self._error(PlayError(exc.code, exc.detail), exc.ref)
+        try:
+            await getattr(self, f"on_{frame.type}")(frame)
         except PlayError as exc:
-            await self._error(exc, ref)
-            if exc.code in {"stale_version"}:
-                await self._send_state(full=True)
+            await self._error(exc, frame.ref)
+            if exc.code == "stale_version":
+                await self._resync()
 
     async def on_ping(self, frame):
-        await self._beat()
-        await self.send_json({"type": "pong"})
+        version = await database_sync_to_async(self._beat)()
+        await self.send_json({"type": "pong", "match": self.match_id, "v": version})
+
+    def _beat(self) -> int | None:
+        """A heartbeat (R-4): presence, and the match's version from the
+        database, so a client that missed a frame finds out (issue 14)."""
+        presence.store().touch(self.code, self.conn_id, self.who, self.seat_number)
         # Any live tab's heartbeat notices a dead one's expiry (R-7); one
         # check per room every half heartbeat is enough.
-        if await database_sync_to_async(cache.add)(
-            f"presence-check:{self.code}", 1, timeout=presence.heartbeat_seconds() / 2
-        ):
-            await database_sync_to_async(broadcast.presence_changed)(self.code)
+        if cache.add(f"presence-check:{self.room_id}", 1, timeout=presence.heartbeat_seconds() / 2):
+            room = Room.objects.select_related("creator").filter(pk=self.room_id).first()
+            if room is not None:
+                broadcast.presence_changed(room)
+        if self.match_id is None:
+            return None
+        return Match.objects.filter(pk=self.match_id).values_list("version", flat=True).first()
 
     async def on_sync(self, frame):
-        await self._send_room()
-        await self._send_state(full=True)
+        await self._resync()
 
     async def on_act(self, frame):
         self._need_user()
-        action = frame.get("action")
-        version = frame.get("v")
-        if not isinstance(action, dict) or not isinstance(version, int) or isinstance(version, bool):
-            raise PlayError("bad_action", "act needs an action object and the version v")
-        seat = frame.get("seat")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise PlayError("bad_action", "seat must be a number")
-        match_id = await self._active_match_id()
-        await database_sync_to_async(play_service.play)(
-            match_id, action, user=self.user, seat=seat, version=version
+        action = frame.action.model_dump()
+        outcome = await database_sync_to_async(self._play)(action, frame.seat, frame.v)
+        await self.send_json(
+            {"type": "ack", "ref": frame.ref, "match": outcome.match_id, "v": outcome.version}
         )
+
+    def _play(self, action: dict, seat: int | None, version: int):
+        """The play service on the match this connection last saw; if that
+        one is over, on the room's active match (a new one may have started)."""
+        match_id = self.match_id
+        if match_id is not None:
+            try:
+                return play_service.play(match_id, action, user=self.user, seat=seat, version=version)
+            except PlayError as exc:
+                if exc.code not in {"match_over", "no_match"}:
+                    raise
+        active = (
+            Match.objects.filter(room_id=self.room_id, status=Match.Status.ACTIVE)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if active is None or active == match_id:
+            raise PlayError("no_match")
+        self.match_id = active
+        return play_service.play(active, action, user=self.user, seat=seat, version=version)
 
     async def on_react(self, frame):
         self._need_user()
-        reaction = frame.get("reaction")
-        if not isinstance(reaction, str):
-            raise PlayError("bad_reaction")
-        room = await self._room()
-        await database_sync_to_async(room_service.react)(room, self.user, reaction)
+        await database_sync_to_async(self._room_action)(room_service.react, frame.reaction)
 
     async def on_sit(self, frame):
         self._need_user()
-        number = frame.get("seat")
-        if not isinstance(number, int) or isinstance(number, bool):
-            raise PlayError("bad_seat")
-        await database_sync_to_async(room_service.sit)(await self._room(), self.user, number)
-        await self._refresh_seat()
+        await database_sync_to_async(self._room_action)(room_service.sit, frame.seat)
+        await self._resync()
 
     async def on_stand(self, frame):
         self._need_user()
-        await database_sync_to_async(room_service.stand)(await self._room(), self.user)
-        await self._refresh_seat()
+        await database_sync_to_async(self._room_action)(room_service.stand)
+        await self._resync()
 
     async def on_ready(self, frame):
         self._need_user()
-        await database_sync_to_async(room_service.set_ready)(
-            await self._room(), self.user, bool(frame.get("ready", True))
-        )
+        await database_sync_to_async(self._room_action)(room_service.set_ready, frame.ready)
 
     async def on_bot(self, frame):
         self._need_user()
-        number = frame.get("seat")
-        if not isinstance(number, int) or isinstance(number, bool):
-            raise PlayError("bad_seat")
-        await database_sync_to_async(room_service.set_bot)(
-            await self._room(), self.user, number, bool(frame.get("bot", True))
-        )
+        await database_sync_to_async(self._room_action)(room_service.set_bot, frame.seat, frame.bot)
 
     async def on_start(self, frame):
         self._need_user()
-        await database_sync_to_async(room_service.start)(await self._room(), self.user)
+        await database_sync_to_async(self._room_action)(room_service.start)
 
     async def on_rematch(self, frame):
         self._need_user()
-        await database_sync_to_async(room_service.rematch)(
-            await self._room(), self.user, bool(frame.get("agree", True))
-        )
+        await database_sync_to_async(self._room_action)(room_service.rematch, frame.agree)
 
     async def on_leave(self, frame):
         self._need_user()
-        confirm = frame.get("confirm") is True
         try:
-            result = await database_sync_to_async(room_service.leave)(await self._room(), self.user, confirm)
+            result = await database_sync_to_async(self._room_action)(room_service.leave, frame.confirm)
         except PlayError as exc:
             if exc.code == "confirm_required":
-                room = await self._room()
                 await self.send_json(
                     {
                         "type": "confirm_leave",
                         "cost": exc.detail,
-                        "points": room_service.leave_points(room.game),
+                        "points": room_service.leave_points(self._game),
+                        "ref": frame.ref,
                     }
                 )
                 return
             raise
         await self.send_json({"type": "left", **result})
-        await self._refresh_seat()
+        await self._resync()
 
-    # --- group messages -------------------------------------------------------------
+    def _room_action(self, action, *args):
+        room = Room.objects.select_related("creator").get(pk=self.room_id)
+        self._game = room.game
+        return action(room, self.user, *args)
 
-    async def table_state(self, message):
-        payload = message["payload"]
-        new_match = payload["match"] != self.match_id
-        if new_match or any(e.get("type") == "swap_seats" for e in message.get("events") or []):
-            self.seat_key = await self._lookup_seat()
-        if new_match:
-            self.match_id, self.last_version = payload["match"], -1
-        key = self.seat_key if self.seat_key in payload["views"] else "public"
-        full = self.last_version >= 0 and payload["version"] > self.last_version + 1
-        self.last_version = max(self.last_version, payload["version"])
-        await self.send_json(broadcast.state_frame(payload, key, message.get("events"), full=full))
+    # --- group messages: sent on as they came, no database -------------------------
+
+    async def table_frame(self, message):
+        """This player's own view of one version."""
+        self.match_id = message["match"]
+        await self.send(text_data=message["text"])
+
+    async def table_public(self, message):
+        """The public view of one version: only for those who are not its players."""
+        if self.uid is not None and self.uid in message["players"]:
+            # A player of a match that just started: his own frames come by his group.
+            await self._set_public(False)
+            return
+        self.match_id = message["match"]
+        await self.send(text_data=message["text"])
 
     async def room_update(self, message):
-        self.seat_key = await self._lookup_seat()
-        await self.send_json({"type": "room", "room": message["room"], "you": self._you()})
+        room = message["room"]
+        self.seat_number = next(
+            (s["number"] for s in room["seats"] if self.uid and s["user_id"] == self.uid), None
+        )
+        player = self.uid is not None and self.uid in room.get("match_players", [])
+        was_public = self.in_public
+        await self.send_json({"type": "room", "room": room, "you": self._you()})
+        if room.get("match") != self.match_id or was_public == player:
+            # A new match, or this viewer's class changed: start from the database's state.
+            await self._resync()
+
+    async def table_reaction(self, message):
+        await self.send_json({"type": "reaction", "seat": message["seat"], "reaction": message["reaction"]})
 
     async def user_close(self, message):
         """Signed out or deactivated elsewhere: this socket must not act for him any more."""
         await self.close(code=CLOSE_SIGNED_OUT)
-
-    async def table_reaction(self, message):
-        await self.send_json({"type": "reaction", "seat": message["seat"], "reaction": message["reaction"]})
 
     # --- helpers -----------------------------------------------------------------------
 
@@ -259,10 +366,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise PlayError("sign_in")
 
     def _you(self) -> dict:
-        return {
-            "user": self.user.username if self.authenticated else None,
-            "seat": None if self.seat_key == "public" else int(self.seat_key),
-        }
+        return {"user": self.user.username if self.authenticated else None, "seat": self.seat_number}
 
     async def send_json(self, content):
         await self.send(text_data=json.dumps(content, ensure_ascii=False))
@@ -271,71 +375,3 @@ class TableConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             frame = exc.as_frame(ref)
         await self.send_json(frame)
-
-    async def _room(self) -> Room:
-        return await database_sync_to_async(Room.objects.select_related("creator").get)(pk=self.room_id)
-
-    async def _active_match_id(self) -> int:
-        def find():
-            return (
-                Match.objects.filter(room_id=self.room_id, status=Match.Status.ACTIVE)
-                .values_list("pk", flat=True)
-                .first()
-            )
-
-        match_id = await database_sync_to_async(find)()
-        if match_id is None:
-            raise PlayError("no_match")
-        return match_id
-
-    @database_sync_to_async
-    def _lookup_seat(self) -> str:
-        """The viewer's seat: in the current match while one exists, else in the room."""
-        if not self.authenticated:
-            return "public"
-        match = Match.objects.filter(room_id=self.room_id).order_by("-id").only("players", "status").first()
-        if match is not None and match.status == Match.Status.ACTIVE:
-            seat = match.seat_of_user(self.user.pk)
-        else:
-            from .models import Seat
-
-            seat = (
-                Seat.objects.filter(room_id=self.room_id, user=self.user)
-                .values_list("number", flat=True)
-                .first()
-            )
-            if seat is None and match is not None:
-                seat = match.seat_of_user(self.user.pk)
-        return "public" if seat is None else str(seat)
-
-    async def _refresh_seat(self, send: bool = True):
-        self.seat_key = await self._lookup_seat()
-        await self._beat()
-        if send:
-            await self._send_state(full=True)
-
-    async def _beat(self):
-        seat = None if self.seat_key == "public" else int(self.seat_key)
-        await database_sync_to_async(presence.store().touch)(self.code, self.conn_id, self.who, seat)
-
-    async def _send_room(self):
-        def build():
-            room = Room.objects.select_related("creator").get(pk=self.room_id)
-            return broadcast.room_snapshot(room)
-
-        self.seat_key = await self._lookup_seat()
-        await self.send_json(
-            {"type": "room", "room": await database_sync_to_async(build)(), "you": self._you()}
-        )
-
-    async def _send_state(self, full: bool):
-        def build():
-            match = Match.objects.filter(room_id=self.room_id).order_by("-id").first()
-            return broadcast.table_payload(match) if match else None
-
-        payload = await database_sync_to_async(build)()
-        if payload is None:
-            return
-        key = self.seat_key if self.seat_key in payload["views"] else "public"
-        self.match_id, self.last_version = payload["match"], payload["version"]
-        await self.send_json(broadcast.state_frame(payload, key, [], full=full))

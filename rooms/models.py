@@ -44,10 +44,6 @@ class Room(models.Model):
     def get_absolute_url(self):
         return reverse("rooms:room", args=[self.code])
 
-    @property
-    def group_name(self) -> str:
-        return f"table.{self.code}"
-
     def current_match(self):
         return self.matches.order_by("-id").first()
 

@@ -22,13 +22,38 @@ from leaderboard.ledger import LEAVE_PENALTY
 from . import broadcast
 from .models import Room, Seat
 
-REACTIONS = ("clap", "laugh", "wow", "sad", "angry", "thumbs", "heart", "tea")
-"""R-5: a fixed set of reactions (the client draws them)."""
+REACTIONS = {
+    "clap": "\U0001f44f",
+    "laugh": "\U0001f602",
+    "wow": "\U0001f62e",
+    "sad": "\U0001f622",
+    "angry": "\U0001f620",
+    "thumbs": "\U0001f44d",
+    "heart": "\u2764\ufe0f",
+    "tea": "\U0001f375",
+}
+"""R-5: the fixed set of reactions and the emoji the table draws for each
+(sent to the page: the table's JavaScript does not keep its own list)."""
+
+
+def reaction_seconds() -> float:
+    """R-5: the wait between two reactions of one player."""
+    return float(settings.TABLE["REACTION_INTERVAL"])
+
+
+def table_constants() -> dict:
+    """The server's rules the table's page needs, sent with the page (never typed again in JS)."""
+    return {
+        "reactions": REACTIONS,
+        "reaction_ms": int(reaction_seconds() * 1000),
+        "leave_points": {family: abs(points) for family, points in LEAVE_PENALTY.items()},
+        "heartbeat_ms": int(float(settings.TABLE["HEARTBEAT_SECONDS"]) * 1000),
+    }
 
 
 def _changed(room: Room) -> None:
-    code = room.code
-    transaction.on_commit(lambda: broadcast.room_changed(code))
+    room_id = room.pk
+    transaction.on_commit(lambda: broadcast.room_changed(room_id))
 
 
 def create_room(user, game: str, rules: dict | None = None, is_private: bool = False) -> Room:
@@ -164,19 +189,44 @@ def leave(room: Room, user, confirm: bool = False) -> dict:
     """Leave the room. During an active match (L-3) only after confirming: the
     match ends, the leaver gets the leave penalty, the others "unfinished".
     Before the start or after the end (L-4) it costs nothing."""
+    for _attempt in range(5):
+        active = (
+            Match.objects.filter(room_id=room.pk, status=Match.Status.ACTIVE)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        try:
+            return _leave(room.pk, user, confirm, active)
+        except _MatchAppeared:
+            continue  # a match started between the look and the lock: look again
+    raise PlayError("room_busy")
+
+
+class _MatchAppeared(Exception):
+    pass
+
+
+def _leave(room_id: int, user, confirm: bool, active: int | None) -> dict:
     with transaction.atomic():
-        room = _locked(room.pk)
+        # The lock order of every path (games/services.py): the match row
+        # first, then the room row. Locked the other way round, a leave and
+        # a match-ending card arriving together would deadlock.
+        match = None
+        if active is not None:
+            match = Match.objects.select_for_update().filter(pk=active, status=Match.Status.ACTIVE).first()
+        room = _locked(room_id)
+        if match is None and Match.objects.filter(room_id=room_id, status=Match.Status.ACTIVE).exists():
+            raise _MatchAppeared
         seat = Seat.objects.filter(room=room, user=user).first()
         if seat is None:
             return {"left": True, "cost": None}
         cost = None
+        if match is not None:
+            if not confirm:
+                raise PlayError("confirm_required", leave_cost(room.game))
+            play_service.abandon(match, match.seat_of_user(user.pk) or seat.number)
+            cost = leave_cost(room.game)
         if room.status == Room.Status.PLAYING:
-            match = Match.objects.select_for_update().filter(room=room, status=Match.Status.ACTIVE).first()
-            if match is not None:
-                if not confirm:
-                    raise PlayError("confirm_required", leave_cost(room.game))
-                play_service.abandon(match, match.seat_of_user(user.pk) or seat.number)
-                cost = leave_cost(room.game)
             room.status = Room.Status.WAITING
             room.save(update_fields=["status", "updated_at"])
             Seat.objects.filter(room=room).update(ready=False, rematch=False)
@@ -206,8 +256,9 @@ def leave_cost(game: str) -> str:
 
 
 def leave_points(game: str) -> int:
-    """L-3: the points the leaver loses (the ledger's own table)."""
-    return LEAVE_PENALTY[family_of(game)]
+    """L-3: the points the leaver loses (the ledger's own table), as a
+    positive number: docs/protocol.md's ``confirm_leave.points``."""
+    return abs(LEAVE_PENALTY[family_of(game)])
 
 
 def react(room: Room, user, reaction: str) -> int:
@@ -217,12 +268,12 @@ def react(room: Room, user, reaction: str) -> int:
     seat = Seat.objects.filter(room=room, user=user).values_list("number", flat=True).first()
     if seat is None:
         raise PlayError("spectator")
-    interval = float(settings.TABLE["REACTION_INTERVAL"])
+    interval = reaction_seconds()
     # cache.add is atomic (SET NX in Redis): only the first within the window wins.
     key = f"react:{room.code}:{user.pk}"
     if not cache.add(key, timezone.now().timestamp(), timeout=max(1, round(interval))):
         raise PlayError("too_soon")
-    broadcast.reaction(room.code, seat, reaction)
+    broadcast.reaction(room.pk, seat, reaction)
     return seat
 
 

@@ -112,5 +112,6 @@ def room(request, code):
             "room": room,
             "watch": request.GET.get("watch") == "1",
             "rule_items": rule_items(room.game, room.rules),
+            "table_constants": services.table_constants(),
         },
     )

@@ -22,8 +22,12 @@ from games.engine import CHANCE
 DATA = Path(__file__).parent / "data" / "differential.json"
 
 VARIANTS = {
-    "hokm4": [{}, {"kot": True, "target": 3}, {"early_play": True, "lead_run": True, "target": 3},
-              {"ace_partners": True, "middle_card": False, "target": 3}],
+    "hokm4": [
+        {},
+        {"kot": True, "target": 3},
+        {"early_play": True, "lead_run": True, "target": 3},
+        {"ace_partners": True, "middle_card": False, "target": 3},
+    ],
     "hokm2": [{}, {"kot": True, "target": 3}],
     "shelem4": [{}, {"jokers": True, "cap": 300}, {"lead": 1, "cap": 300}],
     "shelem2": [{}, {"jokers": True, "cap": 300}],
@@ -58,7 +62,9 @@ def chain(name: str, rules: dict, seed: int) -> dict:
         legal = {s: game.legal_actions(state, s) for s in seats}
         views = {str(s): game.view(state, s) for s in seats}
         views["public"] = game.view(state, None)
-        digest.update(_canon([to_act, {str(k): sorted(map(_canon, v)) for k, v in legal.items()}, views]).encode())
+        digest.update(
+            _canon([to_act, {str(k): sorted(map(_canon, v)) for k, v in legal.items()}, views]).encode()
+        )
         if CHANCE in to_act:
             kind, cards = game.pending_chance(state)
             deck = list(cards)

@@ -41,7 +41,12 @@ def build_match(game: str, users, bots=()) -> Match:
             user = next(it)
             players.append({"seat": seat, "user_id": user.pk, "username": user.username, "bot": False})
     return Match.objects.create(
-        room=room, game=game, rules={}, state={}, players=players, practice=bool(bots)
+        room=room,
+        game=game,
+        rules={},
+        state=engine.get(game).new_match({}),
+        players=players,
+        practice=bool(bots),
     )
 
 

@@ -124,7 +124,7 @@ async def test_l_3_leaving_needs_confirmation_and_ends_the_match(connect, alice,
     await conns[1].wait_for(lambda f: f["type"] == "state")
     await conns[1].send({"type": "leave"})
     confirm = await conns[1].wait_for(lambda f: f["type"] == "confirm_leave")
-    assert confirm["cost"] == "hokm" and confirm["points"] == -2
+    assert confirm["cost"] == "hokm" and confirm["points"] == 2  # issue 14: docs/protocol.md says 2
     match = await sync_to_async(Match.objects.get)(room=room)
     assert match.status == Match.Status.ACTIVE
     await conns[1].send({"type": "leave", "confirm": True})

@@ -89,10 +89,10 @@ async def test_c_6_an_illegal_card_a_wrong_seat_a_stale_version_and_junk_change_
         ('{"type": 5}', "bad_frame"),
         ('{"type": "explode"}', "unknown_type"),
         ('{"type": "__init__"}', "unknown_type"),
-        ('{"type": "act", "action": "AS", "v": 1}', "bad_action"),
-        ('{"type": "act", "action": {"type": "play", "card": "AS"}}', "bad_action"),
-        ('{"type": "act", "action": {"type": "play"}, "v": true}', "bad_action"),
-        ('{"type": "act", "action": {"card": "AS"}, "v": 0}', "bad_action"),
+        ('{"type": "act", "action": "AS", "v": 1}', "bad_frame"),
+        ('{"type": "act", "action": {"type": "play", "card": "AS"}}', "bad_frame"),
+        ('{"type": "act", "action": {"type": "play"}, "v": true}', "bad_frame"),
+        ('{"type": "act", "action": {"card": "AS"}, "v": 0}', "bad_frame"),
         (json.dumps({"type": "act", "pad": "x" * 5000}), "frame_too_large"),
     ]:
         await player.send_raw(raw)

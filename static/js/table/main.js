@@ -7,14 +7,20 @@ import { playSound, setSoundEnabled, soundEnabled, unlockAudio } from "./sound.j
 import { TableSocket } from "./socket.js";
 import { Renderer } from "./render.js";
 
-const REACTION_WAIT_MS = 8000; // R-5
 const ROUND_BANNER_MS = 3500;
 const ROUND_BANNER_DELAY_MS = 800;
 const PENDING_MAX_MS = 5000; // an unanswered action stops holding the cards back after this
 
+/** The server's rules the page needs (leave points, reactions, their wait): sent with the page. */
+function readConstants() {
+  const el = document.getElementById("table-constants");
+  return el ? JSON.parse(el.textContent) : { reactions: {}, reaction_ms: 8000, leave_points: {}, heartbeat_ms: 10000 };
+}
+
 function readConfig(el) {
   const d = el.dataset;
   return {
+    constants: readConstants(),
     code: d.code,
     game: d.game,
     gameName: d.gameName || d.game,
@@ -56,6 +62,7 @@ class App {
     this.socket = new TableSocket(`${scheme}://${window.location.host}${this.cfg.wsPath}`, {
       onFrame: (frame) => this.onFrame(frame),
       onStatus: (status) => this.onStatus(status),
+      heartbeatMs: this.cfg.constants.heartbeat_ms,
     });
     document.addEventListener("pointerdown", () => unlockAudio(), { passive: true });
     document.addEventListener("keydown", () => unlockAudio());
@@ -174,8 +181,19 @@ class App {
       case "error":
         this.onError(frame);
         break;
+      case "ack":
+        // docs/protocol.md: the server accepted the act with this ref (its frame may come before or after).
+        if (this.pending && frame.ref === this.pending.ref) {
+          this.pending = null;
+          this.render();
+        }
+        break;
+      case "pong":
+        // The database's version of the match: behind it (a lost frame), ask for the table again.
+        if (frame.match === this.match && typeof frame.v === "number" && frame.v > this.v) this.resync();
+        break;
       default:
-        break; // pong, and anything newer than this page
+        break; // anything newer than this page
     }
   }
 
@@ -192,6 +210,8 @@ class App {
     // Versions (docs/protocol.md): older frames are stale; an equal one is only
     // taken when it is a full resend (after a seat change or a resync).
     if (frame.v < this.v || (frame.v === this.v && !frame.full)) return;
+    // A gap: a version was missed. Show this one, and ask for the whole table again.
+    if (!newMatch && !frame.full && this.v >= 0 && frame.v > this.v + 1) this.resync();
     const animate = !newMatch && this.frame !== null && frame.v === this.v + 1 && !frame.full;
     const previous = this.frame;
     this.v = frame.v;
@@ -204,6 +224,14 @@ class App {
     if (animate) for (const e of events) if (e.type === "card_played" && e.cut) this.cutCards.add(e.card);
     if (frame.view.phase !== "discard") this.discardSel.clear();
     this.render({ animate, events });
+  }
+
+  /** Ask the server for the room and the full state again (a missed version). */
+  resync() {
+    const now = Date.now();
+    if (now - (this.lastSync || 0) < 500) return;
+    this.lastSync = now;
+    this.socket.send({ type: "sync" });
   }
 
   /** Does this frame answer the action in flight? (Several seats may act at once: the hokm2 draft.) */
@@ -273,7 +301,7 @@ class App {
   react(reaction) {
     if (Date.now() < this.reactUntil) return;
     if (this.send({ type: "react", reaction })) {
-      this.reactUntil = Date.now() + REACTION_WAIT_MS;
+      this.reactUntil = Date.now() + this.cfg.constants.reaction_ms;
       this.renderer.renderFoot();
     }
   }

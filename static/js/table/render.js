@@ -10,11 +10,6 @@ import { layoutFan } from "./fan.js";
 import { callText, compassName, contractText, family, sideText } from "./games.js";
 
 const POSITIONS = ["top", "left", "right", "bottom"];
-// L-3: the points a player loses by leaving an active match (leaderboard/ledger.py LEAVE_PENALTY).
-const LEAVE_POINTS = { hokm: 2, shelem: 100, bridge: 0 };
-export const REACTIONS = {
-  clap: "👏", laugh: "😂", wow: "😮", sad: "😢", angry: "😠", thumbs: "👍", heart: "❤️", tea: "🍵",
-};
 
 function reactionName(key) {
   return {
@@ -635,7 +630,7 @@ export class Renderer {
       const wait = Math.max(0, app.reactUntil - Date.now());
       const palette = h("div.reactions", { role: "group", "aria-label": gettext("Reactions"), "data-testid": "reactions",
         class: wait ? "cooling" : "" },
-      Object.entries(REACTIONS).map(([key, emoji]) => h("button.reaction", {
+      Object.entries(this.app.cfg.constants.reactions).map(([key, emoji]) => h("button.reaction", {
         type: "button", "data-reaction": key, "aria-label": reactionName(key), title: reactionName(key),
         disabled: wait > 0 || !app.connected, onclick: () => app.react(key),
       }, emoji)),
@@ -724,7 +719,7 @@ export class Renderer {
   }
 
   popReaction(seat, reaction) {
-    const emoji = REACTIONS[reaction];
+    const emoji = this.app.cfg.constants.reactions[reaction];
     if (!emoji) return;
     const pos = this.posOf(seat);
     const { pops } = this.slots[pos];
@@ -748,7 +743,7 @@ export class Renderer {
 
   /** L-3: say what leaving costs (the points the server names, else the ledger's), then leave only when confirmed. */
   openLeaveDialog(cost, points = null) {
-    const lose = Math.abs(Number(points ?? LEAVE_POINTS[cost] ?? 0)) || 0;
+    const lose = Math.abs(Number(points ?? this.app.cfg.constants.leave_points[cost] ?? 0)) || 0;
     const text = lose
       ? fmt(ngettext(
         "The match ends now. You lose %(n)s point and the match counts as a loss for you. Your partner loses nothing.",

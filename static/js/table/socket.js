@@ -1,14 +1,14 @@
 // The table's socket (docs/protocol.md): reconnect with backoff, a heartbeat
 // every 10 s, and a watchdog that drops a silent connection.
 
-const HEARTBEAT_MS = 10000;
-const SILENCE_MS = 25000; // no frame at all (not even a pong) for this long: reconnect
+const SILENCE_BEATS = 2.5; // no frame at all (not even a pong) for this many heartbeats: reconnect
 const BACKOFF_MS = [400, 1000, 2000, 4000, 8000, 12000];
 const CLOSE_NO_ROOM = 4404;
 
 export class TableSocket {
-  constructor(url, { onFrame, onStatus }) {
+  constructor(url, { onFrame, onStatus, heartbeatMs = 10000 }) {
     this.url = url;
+    this.heartbeatMs = heartbeatMs; // the server's, sent with the page
     this.onFrame = onFrame;
     this.onStatus = onStatus;
     this.ws = null;
@@ -112,12 +112,12 @@ export class TableSocket {
   startHeartbeat() {
     this.stopHeartbeat();
     this.timers.beat = setInterval(() => {
-      if (Date.now() - this.lastFrameAt > SILENCE_MS) {
+      if (Date.now() - this.lastFrameAt > this.heartbeatMs * SILENCE_BEATS) {
         this.drop();
         return;
       }
       this.send({ type: "ping" });
-    }, HEARTBEAT_MS);
+    }, this.heartbeatMs);
   }
 
   stopHeartbeat() {

@@ -1,0 +1,96 @@
+"""The frames of one version, built inside the transaction that made it.
+
+Every accepted action produces exactly one version; its frames are built
+here from the state in memory (no database read) while the row lock is
+held, and sent unchanged after commit. So a frame's events, view and
+version always belong together, whatever happens to the match next.
+
+A frame goes to one viewer class only (docs/protocol.md): each player of
+the match gets his own seat's view (by user: after an H4-X6 seat swap the
+player follows his new seat), everyone else the public view. No message
+carries more than one viewer class's view.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from . import clock
+
+
+def state_fields(match, game) -> dict:
+    """What every state frame of ``match`` carries besides its view and events (an allow-list)."""
+    return {
+        "match": match.pk,
+        "v": match.version,
+        "status": match.status,
+        "deadlines": {k: int(v * 1000) for k, v in (match.deadlines or {}).items()},
+        "turn_seconds": int(match.rules.get("turn_seconds") or 30),
+        "result": match.result,
+        "leaver": match.leaver_seat,
+    }
+
+
+def viewer_seat(match, user_id) -> int | None:
+    """The seat whose view ``user_id`` may see in ``match``: the one he holds
+    in that match, whatever its status (issue 14: a later sitter of an
+    ended match sees only the public view). None: the public view."""
+    if user_id is None:
+        return None
+    return match.seat_of_user(user_id)
+
+
+def state_frame(match, game, seat: int | None, events=(), full: bool = False) -> dict:
+    """One connection's state frame: the engine's view for ``seat`` (None: public)."""
+    frame = {"type": "state", **state_fields(match, game)}
+    frame.update(
+        view=game.view(match.state, seat),
+        events=list(events),
+        server_time=int(clock.now() * 1000),
+        full=full,
+    )
+    return frame
+
+
+def dumps(frame: dict) -> str:
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
+class Frames:
+    """One version's frames, serialised: ``public`` for spectators and
+    anonymous viewers, ``users[user_id]`` for each human player."""
+
+    match_id: int
+    room_id: int
+    version: int
+    status: str
+    events: list
+    public: str
+    users: dict = field(default_factory=dict)
+    players: list = field(default_factory=list)  # every human player's user id (public knowledge)
+
+    @property
+    def ends_match(self) -> bool:
+        return self.status != "active"
+
+
+def build(match, game, events: list) -> Frames:
+    """The frames of ``match`` at its current version, ``events`` included."""
+    events = list(events or [])
+    users = {}
+    for p in match.players:
+        uid = p.get("user_id")
+        if uid is not None:
+            users[uid] = dumps(state_frame(match, game, p["seat"], events))
+    return Frames(
+        match_id=match.pk,
+        room_id=match.room_id,
+        version=match.version,
+        status=match.status,
+        events=events,
+        public=dumps(state_frame(match, game, None, events)),
+        users=users,
+        players=sorted(users),
+    )
