@@ -80,9 +80,8 @@ class LedgerEntry(models.Model):
     @property
     def side_score(self) -> tuple[int, int] | None:
         """(ours, theirs) from the match result, or None when it did not finish."""
+        from games import engine
         from games.engine.seats import team_of
-
-        from .ledger import players_of
 
         result = self.match.result if self.match_id else None
         if self.result == self.Result.LEFT or self.result == self.Result.UNFINISHED or not result:
@@ -90,7 +89,7 @@ class LedgerEntry(models.Model):
         score = result.get("score") or []
         if len(score) != 2:
             return None
-        team = team_of(self.seat, players_of(self.game))
+        team = team_of(self.seat, engine.get(self.game).players)
         return score[team], score[1 - team]
 
 

@@ -1,0 +1,133 @@
+"""Issue 12: the shape of the code. ``games`` (the rules and the play
+service) reaches no app built on top of it, and no modules import each
+other in a circle (lazy imports inside functions count: they are imports).
+
+    python -m tests.site.test_imports     # prints the graph of project modules
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+APPS = ("accounts", "config", "friends", "games", "leaderboard", "replays", "rooms", "school", "fairness")
+ABOVE_GAMES = {"rooms", "leaderboard", "friends", "replays", "school", "accounts"}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    base = base if is_package else base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def graph() -> dict[str, set[str]]:
+    """Project module -> the project modules it imports (anywhere in its body)."""
+    files = [
+        p
+        for app in APPS
+        if (ROOT / app).is_dir()
+        for p in (ROOT / app).rglob("*.py")
+        if "migrations" not in p.parts and "tests" not in p.parts
+    ]
+    modules = {_module_name(p): p for p in files}
+    out: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets: set[str] = set()
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _resolve(name, path.name == "__init__.py", node)
+                found = [f"{base}.{alias.name}" for alias in node.names] + [base]
+            else:
+                continue
+            for target in found:
+                # the longest project module the import names
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    targets.add(target)
+        out[name] = targets
+    return out
+
+
+def _without_packages(g: dict[str, set[str]]) -> dict[str, set[str]]:
+    """An ``__init__`` that only names its package is not an edge of interest."""
+    return {m: {t for t in ts if not m.startswith(t + ".")} for m, ts in g.items()}
+
+
+def cycles(g: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in g.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(g):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_games_imports_no_app_built_on_it():
+    g = graph()
+    bad = sorted(
+        f"{m} -> {t}"
+        for m, ts in g.items()
+        if m.split(".")[0] == "games"
+        for t in ts
+        if t.split(".")[0] in ABOVE_GAMES
+    )
+    assert bad == []
+
+
+def test_no_modules_import_each_other_in_a_circle():
+    assert cycles(_without_packages(graph())) == []
+
+
+def test_the_walker_sees_lazy_imports_and_circles():
+    """The guard itself: a lazy import inside a function is an edge, and a circle is found."""
+    g = graph()
+    assert "games.engine" in g["games.services"]  # a top-level import
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    tree = ast.parse("def f():\n    from rooms import models\n")
+    assert any(isinstance(n, ast.ImportFrom) for n in ast.walk(tree))
+
+
+if __name__ == "__main__":
+    for module, targets in sorted(_without_packages(graph()).items()):
+        if targets:
+            print(f"{module} -> {', '.join(sorted(targets))}")
+    print("circles:", cycles(_without_packages(graph())) or "none")
