@@ -50,9 +50,29 @@ def make_match(creator, game="hokm4", humans=None, rules=None) -> Match:
     )
 
 
+SEEN: dict[tuple[int, int], set] = {}
+"""(match id, seat) -> every card that seat's view showed as its own: what its browser records."""
+
+
+def _watch(match: Match, state: dict) -> None:
+    game = engine.get(match.game)
+    for seat in range(1, game.players + 1):
+        view = game.view(state, seat)
+        seen = SEEN.setdefault((match.pk, seat), set())
+        seen.update(view.get("hand") or [])
+        seen.update(view.get("widow") or [])
+        if view.get("draft_card"):
+            seen.add(view["draft_card"])
+
+
+def seen_by(match: Match, seat: int) -> list[str]:
+    return sorted(SEEN.get((match.pk, seat), set()))
+
+
 def _log(match: Match, seat: int, action: dict, state: dict, events: list, actor) -> None:
     match.version += 1
     match.state = state
+    _watch(match, state)
     Move.objects.create(match=match, seq=match.version, seat=seat, action=action, actor=actor, events=events)
 
 
