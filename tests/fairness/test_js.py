@@ -45,7 +45,7 @@ def static_url():
 
 
 @pytest.fixture(scope="module")
-def page(static_url):
+def chromium(static_url):
     from playwright.sync_api import sync_playwright
 
     # Playwright's sync API keeps an event loop in this thread; the ORM calls of these tests are plain sync ones.
@@ -56,14 +56,20 @@ def page(static_url):
             executable_path=CHROMIUM,
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
-        page = chromium.new_page()
-        page.goto(f"{static_url}/")
-        yield page
+        yield chromium
         chromium.close()
     if previous is None:
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     else:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(scope="module")
+def page(chromium, static_url):
+    page = chromium.new_page()
+    page.goto(f"{static_url}/")
+    yield page
+    page.close()
 
 
 def run(page, body: str, arg=None):
@@ -296,3 +302,53 @@ def test_f4_verify_accepts_a_flagged_substitute_and_refuses_a_forged_one(page, a
     forged = json.loads(json.dumps(public))
     forged["values"][2]["value"] = value_for("chosen by the server")
     assert "value" in run(page, VERIFY, [forged, _observed(match, public, 1)])["failed"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_f3_the_round_page_verifies_in_the_browser_and_fails_loudly_when_tampered(
+    chromium, live_server, client, alice, bob, lang
+):
+    from games import fairness
+    from games.models import DealRecord
+
+    match = make_match(alice, "hokm4", {1: alice, 3: bob})
+    fair_round(match, 1, {1: value_for("a"), 3: value_for("b")})
+    client.force_login(alice)
+    context = chromium.new_context(viewport={"width": 360, "height": 740})
+    context.add_cookies(
+        [
+            {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url},
+            {"name": "lang", "value": lang, "url": live_server.url},
+        ]
+    )
+    errors = []
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server.url}/fair/{match.pk}/1/")
+    result = page.locator("[data-testid=fair-result]")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=fair-result]').dataset.state !== 'running'"
+    )
+    assert result.get_attribute("data-state") == "ok"
+    assert result.inner_text().strip() == ("پخش تأیید شد" if lang == "fa" else "Deal verified")
+    (ROOT / "artifacts" / "screenshots").mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ROOT / "artifacts" / "screenshots" / f"fair-round-{lang}.png"), full_page=True)
+
+    # The server's stored value of a bot seat changes after the fact: the page says so, loudly.
+    record = DealRecord.objects.get(match=match, number=1)
+    values = list(record.values)
+    values[1] = value_for("changed afterwards")
+    DealRecord.objects.filter(pk=record.pk).update(values=values)
+    assert fairness.public_record(match.rounds.get(number=1))["values"][1]["value"] == values[1]
+    page.reload()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=fair-result]').dataset.state !== 'running'"
+    )
+    assert result.get_attribute("data-state") == "failed"
+    assert page.locator("[data-checks] li[data-ok=false][data-code=value]").count() == 1
+    page.screenshot(
+        path=str(ROOT / "artifacts" / "screenshots" / f"fair-round-failed-{lang}.png"), full_page=True
+    )
+    context.close()
+    assert not errors
