@@ -172,16 +172,17 @@ def test_f3_after_the_round_the_record_holds_everything_to_recheck(hokm_match):
     assert [v["value"] for v in public["values"]] == record.values
     assert [v["bot"] for v in public["values"]] == [False, True, False, True]
     assert public["cards"] == list(DECK52) and public["draw_cards"] == list(DECK52)
-    assert public["layout"]["hakem"] == hokm_match.state["hakem"]
+    drawn = next(e for m in hokm_match.moves.all() for e in m.events if e["type"] == "hakem")
+    assert public["layout"]["hakem"] == drawn["seat"]  # H4-1: the hakem of the ace draw deals round 1
     kw = {"table": public["table"], "round_number": 1}
     values = [v["value"] for v in public["values"]]
     assert (
         fairdeal.order(public["cards"], public["server_secret"], values, purpose="deal", **kw)
         == public["deck"]
     )
-    # Every card played is there, and came from the hands the deck dealt (D-2).
-    assert len(public["played"]) == 52
-    assert sorted(p["card"] for p in public["played"]) == sorted(DECK52)
+    # Every card played is there, each once (the browser checks them against the hands, test_js).
+    cards = [p["card"] for p in public["played"]]
+    assert len(cards) == len(set(cards)) and len(cards) % 4 == 0 and len(cards) >= 28
 
 
 def test_f3_an_abandoned_match_publishes_its_unfinished_round(hokm_match):
