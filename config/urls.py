@@ -3,7 +3,7 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from . import views
+from . import fairness_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -20,6 +20,7 @@ urlpatterns = [
     path("leaderboard/", include("leaderboard.urls")),
     path("replays/", include("replays.urls")),
     path("api/", include("leaderboard.api_urls")),
+    path("fair/<int:match_id>/<int:number>/", fairness_views.fair_round, name="fair_round"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -106,3 +106,48 @@ class Move(models.Model):
     @property
     def auto(self) -> bool:
         return self.actor == self.Actor.CLOCK
+
+
+class DealRecord(models.Model):
+    """The deal nobody controls, for one round (F-1..F-6, docs/fairness.md).
+
+    The server's secret and the seats' values stay private until the round
+    has ended; the commitments are public from the start.
+    """
+
+    class Phase(models.TextChoices):
+        COMMIT = "commit", _("waiting for fingerprints")
+        REVEAL = "reveal", _("waiting for values")
+        READY = "ready", _("ready to deal")
+        DEALT = "dealt", _("dealt")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deal_records")
+    number = models.PositiveIntegerField(help_text=_("The round this deal starts (Round.number)."))
+    algorithm = models.CharField(max_length=16)
+    table = models.CharField(max_length=64, help_text=_("The table nonce fed to the stream."))
+    seats = models.PositiveSmallIntegerField()
+    phase = models.CharField(max_length=8, choices=Phase.choices, default=Phase.COMMIT)
+    server_secret = models.CharField(max_length=64, help_text=_("Private until the round ends."))
+    server_commitment = models.CharField(max_length=64)
+    commitments = models.JSONField(
+        default=list, help_text=_("By seat - 1: the SHA-256 each seat sent, or null.")
+    )
+    values = models.JSONField(
+        default=list, help_text=_("By seat - 1: the values; private until the round ends.")
+    )
+    bots = models.JSONField(default=list, help_text=_("Seats whose value the server made (F-4)."))
+    substituted = models.JSONField(default=list, help_text=_("Seats that did not answer in time (F-4)."))
+    deck = models.JSONField(null=True, blank=True, help_text=_("The deal's deck, once dealt."))
+    draw = models.JSONField(null=True, blank=True, help_text=_("The ace draw's deck (F-6), if any."))
+    deadline = models.DateTimeField(null=True, blank=True, help_text=_("When missing answers are replaced."))
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="games_dealrecord_unique_number")
+        ]
+        ordering = ["match", "number"]
+
+    def __str__(self):
+        return f"deal record of round {self.number} of match #{self.match_id}"

@@ -1,0 +1,30 @@
+"""The page of one round's fair deal (F-3): the inputs, and the check re-run in the browser.
+
+Here rather than in ``games`` (which must not import ``rooms``) or in
+``replays``: one small view, participants only (anyone else gets a 404, as if
+the round did not exist).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+
+from games import fairness
+from games.models import Match, Round
+
+
+@login_required
+def fair_round(request, match_id: int, number: int):
+    match = get_object_or_404(Match, pk=match_id)
+    seat = match.seat_of_user(request.user.pk)
+    if seat is None:
+        raise Http404
+    round_ = get_object_or_404(Round, match=match, number=number)
+    record = fairness.public_record(round_)
+    return render(
+        request,
+        "fairness/round.html",
+        {"match": match, "round": round_, "seat": seat, "record": record},
+    )

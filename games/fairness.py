@@ -1,0 +1,356 @@
+"""The deal nobody controls, on the server (F-1..F-6, docs/fairness.md).
+
+The play service and the table's socket call these; the algorithm itself is
+``games.fairdeal`` (pure). One ``DealRecord`` per round:
+
+    open_round(match, number)        server secret made, its SHA-256 public; bots' values made
+    commit(match_id, number, seat, c) a seat's fingerprint; the last one opens the reveal
+    reveal(match_id, number, seat, v) a seat's value, checked against its fingerprint
+    substitute_missing(...)           after the wait: every seat still silent gets its substitute
+    chance_action(match, number, kind, cards)   the deck, once every value is in
+    public_record(round)              everything a browser needs to re-check, after the round only
+
+Every changing call locks the record row (``select_for_update``): a reveal
+and the clock's substitution for the same seat cannot both win.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from . import engine, fairdeal
+from .engine.cards import CARD_INDEX, DECK52
+from .fairdeal import ALGORITHM, FairnessError
+from .models import DealRecord, Match, Move, Round
+
+DEFAULT_WAIT_SECONDS = 4.0
+
+
+class NotReady(Exception):
+    """The deal is due but some values are not in yet: wait for them (or the deadline)."""
+
+    def __init__(self, record: DealRecord):
+        super().__init__(f"round {record.number} of match #{record.match_id} is waiting ({record.phase})")
+        self.record = record
+
+
+def wait_seconds() -> float:
+    """How long a seat has to send its fingerprint, then its value (F-4: "a few seconds")."""
+    return float(getattr(settings, "FAIR_WAIT_SECONDS", DEFAULT_WAIT_SECONDS))
+
+
+def table_nonce(match: Match) -> str:
+    return str(match.pk)
+
+
+def _new_secret() -> str:
+    return secrets.token_hex(fairdeal.VALUE_BYTES)
+
+
+def _deadline(now=None):
+    return (now or timezone.now()) + timedelta(seconds=wait_seconds())
+
+
+# --- opening, commitments, reveals --------------------------------------------------
+
+
+def open_round(match: Match, number: int, *, now=None) -> DealRecord:
+    """The record of round ``number``, made if new (idempotent).
+
+    F-1: the server's secret is made here and only its SHA-256 is public.
+    F-4: a bot's value is made by the server now, before any seat is
+    revealed, and committed like a person's.
+    """
+    players = engine.get(match.game).players
+    existing = DealRecord.objects.filter(match=match, number=number).first()
+    if existing is not None:
+        return existing
+    secret = _new_secret()
+    bots = sorted(p["seat"] for p in match.players if p.get("bot"))
+    values = [None] * players
+    commitments = [None] * players
+    for seat in bots:
+        values[seat - 1] = _new_secret()
+        commitments[seat - 1] = fairdeal.commitment(values[seat - 1])
+    record = DealRecord(
+        match=match,
+        number=number,
+        algorithm=ALGORITHM,
+        table=table_nonce(match),
+        seats=players,
+        server_secret=secret,
+        server_commitment=fairdeal.commitment(secret),
+        commitments=commitments,
+        values=values,
+        bots=bots,
+        substituted=[],
+        deadline=_deadline(now),
+    )
+    _advance_phase(record, now)
+    with transaction.atomic():
+        record.save()
+    return record
+
+
+def _locked(match_id: int, number: int) -> DealRecord:
+    record = DealRecord.objects.select_for_update().filter(match_id=match_id, number=number).first()
+    if record is None:
+        raise FairnessError("no_deal_record", "This round has no deal waiting.")
+    return record
+
+
+def _check_seat(record: DealRecord, seat) -> int:
+    if type(seat) is not int or not 1 <= seat <= record.seats:
+        raise FairnessError("bad_seat", "No such seat at this table.")
+    if seat in record.bots:
+        raise FairnessError("bot_seat", "A bot's value is made by the server (F-4).")
+    if seat in record.substituted:
+        raise FairnessError(
+            "substituted", "This seat's value was already replaced: it answered too late (F-4)."
+        )
+    return seat
+
+
+def _advance_phase(record: DealRecord, now=None) -> None:
+    """COMMIT -> REVEAL once every fingerprint is in; REVEAL -> READY once every value is."""
+    if record.phase == DealRecord.Phase.COMMIT and all(c is not None for c in record.commitments):
+        record.phase = DealRecord.Phase.REVEAL
+        record.deadline = _deadline(now)
+    if record.phase == DealRecord.Phase.REVEAL and all(v is not None for v in record.values):
+        record.phase = DealRecord.Phase.READY
+        record.deadline = None
+
+
+def commit(match_id: int, number: int, seat: int, value_commitment) -> DealRecord:
+    """F-1: seat ``seat`` sends the SHA-256 of its secret value.
+
+    Refused: a malformed fingerprint, a bot's seat, a seat already replaced,
+    a second different fingerprint, anything after the fingerprints closed.
+    The same fingerprint twice is accepted (a resent frame).
+    """
+    fairdeal.check_commitment(value_commitment)
+    with transaction.atomic():
+        record = _locked(match_id, number)
+        _check_seat(record, seat)
+        current = record.commitments[seat - 1]
+        if current == value_commitment:
+            return record
+        if record.phase != DealRecord.Phase.COMMIT:
+            raise FairnessError("commitments_closed", "The fingerprints of this deal are closed.")
+        if current is not None:
+            raise FairnessError("already_committed", "This seat has sent a different fingerprint already.")
+        commitments = list(record.commitments)
+        commitments[seat - 1] = value_commitment
+        record.commitments = commitments
+        _advance_phase(record)
+        record.save()
+        return record
+
+
+def reveal(match_id: int, number: int, seat: int, value) -> DealRecord:
+    """F-2: seat ``seat`` sends its value, once every fingerprint is in.
+
+    Refused: a malformed value, a reveal before all fingerprints are in, a
+    value whose SHA-256 is not the seat's fingerprint, a replaced seat.
+    """
+    fairdeal.check_value(value)
+    with transaction.atomic():
+        record = _locked(match_id, number)
+        _check_seat(record, seat)
+        if record.phase == DealRecord.Phase.COMMIT:
+            raise FairnessError("reveal_too_early", "Wait until every seat has sent its fingerprint (F-2).")
+        if fairdeal.commitment(value) != record.commitments[seat - 1]:
+            raise FairnessError("value_mismatch", "This value does not match the seat's fingerprint.")
+        if record.values[seat - 1] == value:
+            return record
+        if record.phase != DealRecord.Phase.REVEAL:  # pragma: no cover - values are set only here
+            raise FairnessError("reveals_closed", "The values of this deal are closed.")
+        values = list(record.values)
+        values[seat - 1] = value
+        record.values = values
+        _advance_phase(record)
+        record.save()
+        return record
+
+
+def substitute_missing(match_id: int, number: int, *, now=None, force: bool = False) -> DealRecord:
+    """F-4: after the wait, every seat that has not answered gets its substitute.
+
+    In the fingerprint step a silent seat gets its substitute value at once
+    (it can no longer send one); in the value step a seat that sent a
+    fingerprint but no value gets it. The substitute was fixed by the
+    server's committed secret, so replacing gives nobody a choice of deck.
+    Does nothing before the deadline unless ``force``.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        record = _locked(match_id, number)
+        if record.phase not in (DealRecord.Phase.COMMIT, DealRecord.Phase.REVEAL):
+            return record
+        if not force and record.deadline is not None and now < record.deadline:
+            return record
+        values = list(record.values)
+        commitments = list(record.commitments)
+        substituted = list(record.substituted)
+        closing_commitments = record.phase == DealRecord.Phase.COMMIT
+        for i in range(record.seats):
+            seat = i + 1
+            missing = commitments[i] is None if closing_commitments else values[i] is None
+            if missing:
+                values[i] = fairdeal.substitute(record.server_secret, record.table, record.number, seat)
+                substituted.append(seat)
+                if closing_commitments:
+                    commitments[i] = None
+        record.values, record.commitments, record.substituted = values, commitments, sorted(substituted)
+        if closing_commitments:
+            # Every silent seat is replaced; the others now send their values.
+            record.phase = DealRecord.Phase.REVEAL
+            record.deadline = _deadline(now)
+        _advance_phase(record, now)
+        record.save()
+        return record
+
+
+def due(record: DealRecord, now=None) -> bool:
+    """Whether the wait of this record's current step is over."""
+    waiting = record.phase in (DealRecord.Phase.COMMIT, DealRecord.Phase.REVEAL)
+    return waiting and record.deadline is not None and (now or timezone.now()) >= record.deadline
+
+
+# --- the deck ----------------------------------------------------------------------------
+
+
+def chance_action(match: Match, number: int, kind: str, cards) -> dict:
+    """The chance action ``{"type": kind, "deck": deck}`` of round ``number``.
+
+    ``kind`` and ``cards`` are the engine's ``pending_chance(state)``. Raises
+    NotReady while values are missing. The ace draw (``draw``) and the deal
+    (``deal``) come from separate streams of the same values (F-6).
+    Idempotent: the same round and kind always give the same deck.
+    """
+    with transaction.atomic():
+        record = _locked(match.pk, number)
+        if record.phase not in (DealRecord.Phase.READY, DealRecord.Phase.DEALT):
+            raise NotReady(record)
+        deck = fairdeal.order(
+            sorted(cards, key=CARD_INDEX.__getitem__),  # the canonical order (docs/fairness.md)
+            record.server_secret,
+            record.values,
+            purpose=kind,
+            table=record.table,
+            round_number=record.number,
+        )
+        if kind == "draw":
+            record.draw = deck
+        else:
+            record.deck = deck
+            record.phase = DealRecord.Phase.DEALT
+        record.save(update_fields=["draw", "deck", "phase", "updated_at"])
+    return {"type": kind, "deck": deck}
+
+
+# --- what browsers may see --------------------------------------------------------------
+
+
+def public_state(record: DealRecord) -> dict:
+    """What every browser at the table may see while the deal is being made:
+    fingerprints and who has answered, never a value nor the server's secret."""
+    return {
+        "algorithm": record.algorithm,
+        "round": record.number,
+        "table": record.table,
+        "phase": record.phase,
+        "server_commitment": record.server_commitment,
+        "commitments": list(record.commitments),
+        "revealed": [v is not None and (i + 1) not in record.substituted for i, v in enumerate(record.values)]
+        if record.phase != DealRecord.Phase.COMMIT
+        else [False] * record.seats,
+        "bots": list(record.bots),
+        "substituted": list(record.substituted),
+        "deadline": record.deadline.timestamp() if record.deadline else None,
+    }
+
+
+def round_ended(round_: Round) -> bool:
+    return round_.ended_at is not None or round_.match.status != Match.Status.ACTIVE
+
+
+def _round_moves(round_: Round):
+    moves = Move.objects.filter(match_id=round_.match_id, seq__gte=round_.first_seq)
+    if round_.last_seq is not None:
+        moves = moves.filter(seq__lte=round_.last_seq)
+    return moves.order_by("seq")
+
+
+def public_record(round_: Round) -> dict | None:
+    """Everything a browser needs to re-check the round (F-3), or None.
+
+    None until the round has ended (or the match stopped): before that the
+    server's secret and the values are private.
+    """
+    if not round_ended(round_):
+        return None
+    record = DealRecord.objects.filter(match_id=round_.match_id, number=round_.number).first()
+    if record is None or record.phase != DealRecord.Phase.DEALT:
+        return None
+    match = round_.match
+    game = engine.get(match.game)
+    layout: dict = {}
+    played: list[dict] = []
+    for move in _round_moves(round_):
+        for event in move.events:
+            kind = event.get("type")
+            if kind == "dealt":
+                layout = {k: event[k] for k in ("hakem", "first_bidder", "dealer") if k in event}
+            elif kind == "auction_won":
+                layout["bidder"] = event["seat"]
+            elif kind == "card_played":
+                played.append({"seat": event["seat"], "card": event["card"]})
+    return {
+        "algorithm": record.algorithm,
+        "game": match.game,
+        "match": match.pk,
+        "round": record.number,
+        "table": record.table,
+        "seats": record.seats,
+        "server_secret": record.server_secret,
+        "server_commitment": record.server_commitment,
+        "values": [
+            {
+                "seat": seat,
+                "value": record.values[seat - 1],
+                "commitment": record.commitments[seat - 1],
+                "bot": seat in record.bots,
+                "substituted": seat in record.substituted,
+            }
+            for seat in range(1, game.players + 1)
+        ],
+        "cards": sorted(record.deck, key=CARD_INDEX.__getitem__),
+        "deck": record.deck,
+        "draw_cards": list(DECK52) if record.draw is not None else None,
+        "draw": record.draw,
+        "ace_partners": bool(match.rules.get("ace_partners")),
+        "layout": layout,
+        "played": played,
+    }
+
+
+__all__ = [
+    "FairnessError",
+    "NotReady",
+    "chance_action",
+    "commit",
+    "due",
+    "open_round",
+    "public_record",
+    "public_state",
+    "reveal",
+    "round_ended",
+    "substitute_missing",
+    "wait_seconds",
+]
