@@ -150,8 +150,8 @@ def test_a_timeout_against_the_players_move_100_times(make_user, capsys):
         Match.objects.filter(pk=match.pk).update(deadlines={str(seat): clock.now() - 1})
         version = match.version
         results = _race(
-            lambda: play_service.expire(match.pk, version),
-            lambda p=player, a=action: play_service.play(match.pk, a, user=p, version=version),
+            lambda v=version: play_service.expire(match.pk, v),
+            lambda p=player, a=action, v=version: play_service.play(match.pk, a, user=p, version=v),
         )
         assert not [r for r in results if r[0] == "crash"], results
         applied = [i for i, r in enumerate(results) if r[0] == "ok" and r[1] is not None]
