@@ -41,10 +41,18 @@ def viewer_seat(match, user_id) -> int | None:
     return match.seat_of_user(user_id)
 
 
-def state_frame(match, game, seat: int | None, events=(), full: bool = False) -> dict:
-    """One connection's state frame: the engine's view for ``seat`` (None: public)."""
+def state_frame(
+    match, game, seat: int | None, events=(), full: bool = False, prev: int | None = None
+) -> dict:
+    """One connection's state frame: the engine's view for ``seat`` (None: public).
+
+    ``prev`` is the version before the action this frame reports: its events
+    cover the versions after ``prev`` up to ``v`` (one action may add several
+    versions: a card and the deal that follows it). A client that last saw a
+    version below ``prev`` missed a frame. A full frame has ``prev == v``."""
     frame = {"type": "state", **state_fields(match, game)}
     frame.update(
+        prev=match.version if prev is None else prev,
         view=game.view(match.state, seat),
         events=list(events),
         server_time=int(clock.now() * 1000),
@@ -65,6 +73,7 @@ class Frames:
     match_id: int
     room_id: int
     version: int
+    prev: int
     status: str
     events: list
     public: str
@@ -76,21 +85,22 @@ class Frames:
         return self.status != "active"
 
 
-def build(match, game, events: list) -> Frames:
-    """The frames of ``match`` at its current version, ``events`` included."""
+def build(match, game, events: list, prev: int) -> Frames:
+    """The frames of ``match`` at its current version: ``events`` happened since version ``prev``."""
     events = list(events or [])
     users = {}
     for p in match.players:
         uid = p.get("user_id")
         if uid is not None:
-            users[uid] = dumps(state_frame(match, game, p["seat"], events))
+            users[uid] = dumps(state_frame(match, game, p["seat"], events, prev=prev))
     return Frames(
         match_id=match.pk,
         room_id=match.room_id,
         version=match.version,
+        prev=prev,
         status=match.status,
         events=events,
-        public=dumps(state_frame(match, game, None, events)),
+        public=dumps(state_frame(match, game, None, events, prev=prev)),
         users=users,
         players=sorted(users),
     )

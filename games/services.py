@@ -97,7 +97,7 @@ def create_match(room, players: list[dict]) -> Match:
     events = _advance(match, game, [])
     _set_deadlines(match, game, previous={})
     match.save()
-    _commit(match, game, events)
+    _commit(match, game, events, prev=0)
     return match
 
 
@@ -153,11 +153,12 @@ def _accept(
 ) -> Outcome:
     """The end of every accepted action, in its transaction: record the move,
     play the chance steps that follow, set the clocks, save, build the frames."""
+    prev = match.version
     events = _record(match, game, seat, action, state, events, actor, user)
     events = _advance(match, game, events)
     _set_deadlines(match, game, previous=_others(match.deadlines, seat))
     match.save()
-    built = _commit(match, game, events)
+    built = _commit(match, game, events, prev)
     return Outcome(match.pk, match.version, events, built)
 
 
@@ -267,7 +268,7 @@ def abandon(match: Match, leaver_seat: int) -> Outcome:
     match.save()
     match_ended.send(sender=Match, match=match)
     events = [{"type": "left", "seat": leaver_seat}]
-    built = _commit(match, engine.get(match.game), events)
+    built = _commit(match, engine.get(match.game), events, prev=match.version - 1)
     return Outcome(match.pk, match.version, events, built)
 
 
@@ -346,10 +347,10 @@ def _due_seat(match: Match, now: float | None = None):
 # --- after commit ---------------------------------------------------------------------
 
 
-def _commit(match: Match, game, events: list) -> frames.Frames:
+def _commit(match: Match, game, events: list, prev: int) -> frames.Frames:
     """Build this version's frames now (in the transaction, from the state in
     memory) and send exactly them after commit; arm the next deadline first."""
-    built = frames.build(match, game, events)
+    built = frames.build(match, game, events, prev)
     when = match.next_deadline
     match_id, version = match.pk, match.version
 

@@ -31,10 +31,13 @@ def test_a_dropped_connection_shows_a_banner_and_recovers(people):
 
     # Back online: reconnects by itself, the full state arrives again.
     before = page.evaluate("() => window.takhteh.app.v")
+    page.evaluate("() => { window.takhteh.app.frame.full = false; }")
     omid.context.set_offline(False)
     banner.wait_for(state="hidden", timeout=15000)
     wait_until(lambda: page.evaluate("() => window.takhteh.app.connected"), message="the socket")
-    assert page.evaluate("() => window.takhteh.app.v") >= before
+    # The reconnect brought a full state again, of the same version: nothing was played meanwhile.
+    wait_until(lambda: page.evaluate("() => window.takhteh.app.frame.full"), message="a full state")
+    assert page.evaluate("() => window.takhteh.app.v") == before
     assert page.locator("[data-testid=hand] .card").count() > 0
 
     # A socket closed under the page (server restart, proxy) comes back too.

@@ -210,9 +210,11 @@ class App {
     // Versions (docs/protocol.md): older frames are stale; an equal one is only
     // taken when it is a full resend (after a seat change or a resync).
     if (frame.v < this.v || (frame.v === this.v && !frame.full)) return;
-    // A gap: a version was missed. Show this one, and ask for the whole table again.
-    if (!newMatch && !frame.full && this.v >= 0 && frame.v > this.v + 1) this.resync();
-    const animate = !newMatch && this.frame !== null && frame.v === this.v + 1 && !frame.full;
+    // Its events cover the versions after frame.prev: if this page last saw an
+    // older one, a frame was missed. Show this one, and ask for the whole table again.
+    const prev = typeof frame.prev === "number" ? frame.prev : frame.v - 1;
+    if (!newMatch && !frame.full && this.v >= 0 && prev > this.v) this.resync();
+    const animate = !newMatch && this.frame !== null && prev === this.v && !frame.full;
     const previous = this.frame;
     this.v = frame.v;
     this.offset = frame.server_time - Date.now();
