@@ -40,7 +40,12 @@ def test_it_runs_embedded_without_service_urls(tmp_path):
 
 def test_it_uses_postgres_and_redis_when_given(tmp_path):
     done = probe(
-        {"DATABASE_URL": "postgres://u:p@127.0.0.1:5432/x", "REDIS_URL": "redis://127.0.0.1:6379/3"}, tmp_path
+        {
+            "DATABASE_URL": "postgres://u:p@127.0.0.1:5432/x",
+            "REDIS_URL": "redis://127.0.0.1:6379/3",
+            "SECRET_KEY": "k" * 50,
+        },
+        tmp_path,
     )
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
@@ -53,7 +58,9 @@ def test_it_uses_postgres_and_redis_when_given(tmp_path):
 
 
 def test_it_refuses_debug_off_with_the_development_key(tmp_path):
-    done = probe({"DEBUG": "false"}, tmp_path)
+    from config.settings import DEV_SECRET_KEY
+
+    done = probe({"DEBUG": "false", "SECRET_KEY": DEV_SECRET_KEY}, tmp_path)
     assert done.returncode != 0
     assert "SECRET_KEY" in done.stderr
 
