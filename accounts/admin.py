@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from .models import Profile, User
+from .signals import close_sockets_after_commit
 
 
 class ProfileInline(admin.StackedInline):
@@ -21,7 +22,11 @@ class UserAdmin(BaseUserAdmin):
 
     @admin.action(description=_("Deactivate the selected users"), permissions=["change"])
     def deactivate(self, request, queryset):
-        count = queryset.exclude(pk=request.user.pk).update(is_active=False)
+        targets = queryset.exclude(pk=request.user.pk).filter(is_active=True)
+        ids = list(targets.values_list("pk", flat=True))
+        count = targets.update(is_active=False)
+        # update() sends no post_save: close their sockets here (issue 14, item 4).
+        close_sockets_after_commit(ids)
         self.message_user(
             request,
             ngettext("%(count)d user deactivated.", "%(count)d users deactivated.", count) % {"count": count},

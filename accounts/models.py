@@ -3,16 +3,16 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from .validators import username_validator
+from .validators import normalise_username, username_key, username_validator
 
 
 class CaseInsensitiveUserManager(UserManager):
     def get_by_natural_key(self, username):
-        return self.get(username__iexact=username)
+        return self.get(username_key=username_key(username))
 
 
 class User(AbstractUser):
-    """Our user from the first migration; usernames are unique ignoring case."""
+    """Our user from the first migration; usernames are unique by their key (NFKC, casefold, look-alikes folded)."""
 
     username = models.CharField(
         _("username"),
@@ -21,6 +21,14 @@ class User(AbstractUser):
         validators=[username_validator],
         help_text=_("3 to 20 letters, digits or underscores."),
         error_messages={"unique": _("That username is taken.")},
+    )
+
+    username_key = models.CharField(
+        _("username key"),
+        max_length=64,
+        unique=True,
+        editable=False,
+        help_text=_("The username as names are compared: look-alikes share one key."),
     )
 
     objects = CaseInsensitiveUserManager()
@@ -33,6 +41,15 @@ class User(AbstractUser):
 
     def __str__(self):
         return self.username
+
+    def save(self, *args, **kwargs):
+        # Issue 14, item 9: stored in NFKC; compared (and unique) by its key.
+        self.username = normalise_username(self.username)
+        self.username_key = username_key(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_key"}
+        super().save(*args, **kwargs)
 
 
 class Profile(models.Model):

@@ -1,6 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-WebSockets pass the origin validator (ALLOWED_HOSTS) and session
+WebSockets pass the origin validator (config/websocket.py: scheme, host and port) and session
 authentication before they reach a consumer (Channels docs, tutorial part 2).
 """
 
@@ -15,8 +15,8 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.websocket import SiteOriginValidator  # noqa: E402
 from friends.routing import websocket_urlpatterns as friends_sockets  # noqa: E402
 from games import clock  # noqa: E402
 from rooms.routing import websocket_urlpatterns as table_sockets  # noqa: E402
@@ -26,7 +26,7 @@ websocket_urlpatterns = [*table_sockets, *friends_sockets]
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

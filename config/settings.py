@@ -10,6 +10,9 @@ Two ways to run (ARCHITECTURE.md):
 from __future__ import annotations
 
 import os
+import secrets
+import ssl
+import sys
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -58,26 +61,66 @@ def database_from_url(url: str) -> dict:
 
 
 DEV_SECRET_KEY = "dev-insecure-secret-key-change-me-in-production"
-
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
-if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
-    raise ImproperlyConfigured("DEBUG is off: set SECRET_KEY to a real secret, not the development key.")
-
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver,[::1]")
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
-SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
-CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-if env_bool("BEHIND_TLS_PROXY", False):
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+TEST_SECRET_KEY = "test-only-secret-key-never-used-by-a-running-site-0123456789"
 
 DATABASE_URL = env_str("DATABASE_URL")
 REDIS_URL = env_str("REDIS_URL")
 EMBEDDED = not DATABASE_URL and not REDIS_URL
 """True in the embedded default (`make run`): nothing to install or start."""
+PRODUCTION = bool(DATABASE_URL and REDIS_URL)
+"""Production mode: PostgreSQL and Redis given (issue 14: DEBUG off, a real key, HTTPS)."""
+TESTING = "pytest" in sys.modules
+"""Under the test suite: a fixed test key, plain HTTP (the test client and loopback servers)."""
+DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "db")))
+"""The embedded site's data folder (git-ignored): the SQLite file and the local secret."""
+
+
+def local_secret_key(folder: Path) -> str:
+    """The embedded site's own secret, generated once and kept in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "secret_key"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as out:
+        out.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+# DEBUG is off unless asked for (`DEBUG=true make run` keeps Django's debug pages).
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if not PRODUCTION:
+        SECRET_KEY = local_secret_key(DATA_DIR)
+    elif TESTING:
+        SECRET_KEY = TEST_SECRET_KEY
+    elif DEBUG:
+        SECRET_KEY = DEV_SECRET_KEY
+    else:
+        raise ImproperlyConfigured(
+            "Production mode (DATABASE_URL and REDIS_URL are set): set SECRET_KEY to a real secret."
+        )
+if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
+    raise ImproperlyConfigured("DEBUG is off: set SECRET_KEY to a real secret, not the development key.")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# Production serves HTTPS (directly or behind a TLS proxy): secure cookies,
+# HSTS and the redirect are on by default there; SITE_HTTPS=false (a site on
+# plain HTTP, such as a loopback test server) turns the defaults off, and each
+# variable below still overrides its own setting.
+SITE_HTTPS = env_bool("SITE_HTTPS", PRODUCTION and not DEBUG and not TESTING)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", SITE_HTTPS)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if SITE_HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SITE_HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", SITE_HTTPS)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SITE_HTTPS)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+if env_bool("BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
     "daphne",
@@ -104,6 +147,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.RefuseNulMiddleware",
+    "config.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -141,7 +186,6 @@ TEMPLATES = [
 if DATABASE_URL:
     DATABASES = {"default": database_from_url(DATABASE_URL)}
 else:
-    DATA_DIR = Path(env_str("DATA_DIR", str(BASE_DIR / "db")))
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
@@ -154,6 +198,18 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channel layer, cache, Celery ------------------------------------------
+# REDIS_URL may carry a user, a password and TLS: rediss://user:password@host:6380/0.
+# With rediss://, the server's certificate is checked (REDIS_SSL_CERT_REQS:
+# required, optional or none; REDIS_SSL_CA_CERTS: a CA bundle of your own).
+REDIS_TLS = REDIS_URL.startswith("rediss://")
+REDIS_SSL = {}
+if REDIS_TLS:
+    REDIS_SSL = {"ssl_cert_reqs": env_str("REDIS_SSL_CERT_REQS", "required")}
+    if env_str("REDIS_SSL_CA_CERTS"):
+        REDIS_SSL["ssl_ca_certs"] = env_str("REDIS_SSL_CA_CERTS")
+# The site's own prefix on every channel-layer name and cache key, so that
+# two sites (or a test run) sharing one Redis never read each other's messages.
+CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "takhteh")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -162,7 +218,14 @@ if REDIS_URL:
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 # redis-py 8 caps an async pool at 100 connections unless told otherwise.
-                "hosts": [{"address": REDIS_URL, "max_connections": env_int("REDIS_MAX_CONNECTIONS", 500)}],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "max_connections": env_int("REDIS_MAX_CONNECTIONS", 500),
+                        **REDIS_SSL,
+                    }
+                ],
+                "prefix": CHANNEL_PREFIX,
             },
         }
     }
@@ -172,7 +235,7 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_PREFIX", "takhteh"),
             # redis-py 8 caps its pool at 100 connections unless told otherwise.
-            "OPTIONS": {"max_connections": env_int("REDIS_MAX_CONNECTIONS", 500)},
+            "OPTIONS": {"max_connections": env_int("REDIS_MAX_CONNECTIONS", 500), **REDIS_SSL},
         }
     }
 else:
@@ -194,6 +257,9 @@ CELERY_TASK_IGNORE_RESULT = True
 #   ran, so a worker killed mid-task does not lose it;
 # - the tasks are idempotent by match version, so running one twice is safe.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+if REDIS_TLS:
+    _CERT_REQS = {"required": ssl.CERT_REQUIRED, "optional": ssl.CERT_OPTIONAL, "none": ssl.CERT_NONE}
+    CELERY_BROKER_USE_SSL = {**REDIS_SSL, "ssl_cert_reqs": _CERT_REQS[REDIS_SSL["ssl_cert_reqs"]]}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import fairness_views, views
 
@@ -22,7 +22,7 @@ urlpatterns = [
     path("api/", include("leaderboard.api_urls")),
     path("fair/<int:match_id>/<int:number>/", fairness_views.fair_round, name="fair_round"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
 ]
 
 admin.site.site_header = "Takhteh"

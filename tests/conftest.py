@@ -1,4 +1,13 @@
+import os
+
 import pytest
+
+# Servers and workers the tests start (Daphne, Celery) run in production mode
+# (DATABASE_URL and REDIS_URL), which wants a real SECRET_KEY and HTTPS: hand
+# them the suite's test key and plain HTTP on loopback, unless the caller set
+# either one.
+os.environ.setdefault("SECRET_KEY", "test-only-secret-key-never-used-by-a-running-site-0123456789")
+os.environ.setdefault("SITE_HTTPS", "false")
 
 
 @pytest.fixture

@@ -20,7 +20,9 @@ PROBE = (
 
 def probe(env_extra, tmp_path):
     env = {
-        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "SITE_HTTPS"}
     }
     env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "DATA_DIR": str(tmp_path)}, **env_extra)
     done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True)
@@ -40,7 +42,12 @@ def test_it_runs_embedded_without_service_urls(tmp_path):
 
 def test_it_uses_postgres_and_redis_when_given(tmp_path):
     done = probe(
-        {"DATABASE_URL": "postgres://u:p@127.0.0.1:5432/x", "REDIS_URL": "redis://127.0.0.1:6379/3"}, tmp_path
+        {
+            "DATABASE_URL": "postgres://u:p@127.0.0.1:5432/x",
+            "REDIS_URL": "redis://127.0.0.1:6379/3",
+            "SECRET_KEY": "k" * 50,
+        },
+        tmp_path,
     )
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
@@ -53,7 +60,9 @@ def test_it_uses_postgres_and_redis_when_given(tmp_path):
 
 
 def test_it_refuses_debug_off_with_the_development_key(tmp_path):
-    done = probe({"DEBUG": "false"}, tmp_path)
+    from config.settings import DEV_SECRET_KEY
+
+    done = probe({"DEBUG": "false", "SECRET_KEY": DEV_SECRET_KEY}, tmp_path)
     assert done.returncode != 0
     assert "SECRET_KEY" in done.stderr
 

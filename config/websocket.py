@@ -1,0 +1,105 @@
+"""The table and friends sockets' gate: the Origin must be the site's own
+(issue 14, item 7).
+
+Channels' AllowedHostsOriginValidator compares the Origin's host name with
+ALLOWED_HOSTS and ignores the scheme and the port, so a page served by any
+other program on the same machine (``http://127.0.0.1:9999``) could open a
+socket with the user's cookie. Here an Origin is accepted only when its
+scheme, host and port are those of
+
+- the site itself, as the browser reached it: the Host header (which must
+  itself be one of ALLOWED_HOSTS) with the socket's scheme (ws -> http,
+  wss -> https, or https behind a TLS proxy that says so); or
+- an entry of CSRF_TRUSTED_ORIGINS (the same list Django's CSRF check trusts).
+
+A request without a Host header (only test harnesses send one) falls back
+to the server's address, or else to an ALLOWED_HOSTS name on the scheme's
+default port. A socket path or query string with a NUL byte is refused too
+(PostgreSQL refuses NUL in text).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from channels.security.websocket import WebsocketDenier
+from django.conf import settings
+from django.http.request import split_domain_port, validate_host
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_key(origin: str) -> tuple[str, str, int] | None:
+    """``scheme://host[:port]`` -> (scheme, host, port), or None when it is not one."""
+    try:
+        parts = urlsplit(origin.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS or not parts.hostname or parts.path not in ("", "/"):
+        return None
+    if parts.username is not None or parts.password is not None or parts.query or parts.fragment:
+        return None
+    return scheme, parts.hostname.lower(), port or DEFAULT_PORTS[scheme]
+
+
+def _headers(scope) -> dict[bytes, bytes]:
+    return {name.lower(): value for name, value in scope.get("headers", [])}
+
+
+def _scheme(scope, headers) -> str:
+    if scope.get("scheme") in ("wss", "https"):
+        return "https"
+    proxy = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
+    if proxy:
+        name, value = proxy
+        header = name.removeprefix("HTTP_").lower().replace("_", "-").encode()
+        if headers.get(header, b"").decode("latin-1").split(",")[0].strip() == value:
+            return "https"
+    return "http"
+
+
+def site_origins(scope) -> set[tuple[str, str, int]]:
+    """The origins this socket's page may come from."""
+    headers = _headers(scope)
+    scheme = _scheme(scope, headers)
+    allowed = {key for key in map(origin_key, settings.CSRF_TRUSTED_ORIGINS) if key}
+    host = headers.get(b"host", b"").decode("latin-1").strip()
+    if not host and scope.get("server"):
+        server_host, server_port = scope["server"][0], scope["server"][1]
+        host = f"{server_host}:{server_port}" if server_port else str(server_host)
+    if host:
+        domain, _port = split_domain_port(host)
+        if domain and validate_host(domain, settings.ALLOWED_HOSTS):
+            key = origin_key(f"{scheme}://{host}")
+            if key:
+                allowed.add(key)
+    else:
+        for name in settings.ALLOWED_HOSTS:
+            if name and "*" not in name and not name.startswith("."):
+                allowed.add((scheme, name.lower(), DEFAULT_PORTS[scheme]))
+    return allowed
+
+
+def origin_allowed(scope) -> bool:
+    origin = _headers(scope).get(b"origin")
+    if not origin:
+        return False
+    key = origin_key(origin.decode("latin-1"))
+    return key is not None and key in site_origins(scope)
+
+
+class SiteOriginValidator:
+    """ASGI middleware: deny a socket whose Origin is not the site's own."""
+
+    def __init__(self, application):
+        self.application = application
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket":
+            path = scope.get("path", "")
+            query = scope.get("query_string", b"")
+            if not origin_allowed(scope) or "\x00" in path or b"%00" in query or b"\x00" in query:
+                return await WebsocketDenier()(scope, receive, send)
+        return await self.application(scope, receive, send)
