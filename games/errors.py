@@ -35,7 +35,6 @@ MESSAGES = {
     "wrong_phase": _("That is not possible at this point of the game."),
     "must_follow_suit": _("You must follow the suit led."),
     "not_in_hand": _("That card is not in your hand."),
-    "not_your_card": _("That card is not yours to play."),
     "not_allowed": _("The table rules do not allow that."),
     "already_played": _("You have already played to this trick."),
     "bad_discard": _("Choose exactly the number of cards to put aside."),

@@ -6,13 +6,10 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-GAME_CHOICES = [
-    ("hokm4", _("Hokm")),
-    ("hokm2", _("Hokm for two")),
-    ("shelem4", _("Shelem")),
-    ("shelem2", _("Shelem for two")),
-    ("bridge", _("Rubber bridge")),
-]
+from games import engine
+
+GAME_CHOICES = [(game.name, _(game.label)) for game in engine.catalogue()]
+"""Every game's key and translated name, from the engines' one contract."""
 
 
 class Match(models.Model):

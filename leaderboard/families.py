@@ -5,20 +5,13 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games import engine
+from games.engine.base import FAMILIES
 
-class Family(models.TextChoices):
-    HOKM = "hokm", _("Hokm")
-    SHELEM = "shelem", _("Shelem")
-    BRIDGE = "bridge", _("Rubber bridge")
+Family = models.TextChoices("Family", [(key.upper(), (key, _(label))) for key, label in FAMILIES.items()])
+"""The leaderboards' families, from the engines' one contract (``base.FAMILIES``)."""
 
-
-FAMILY_OF_GAME = {
-    "hokm4": Family.HOKM,
-    "hokm2": Family.HOKM,
-    "shelem4": Family.SHELEM,
-    "shelem2": Family.SHELEM,
-    "bridge": Family.BRIDGE,
-}
+FAMILY_OF_GAME = {game.name: Family(game.family) for game in engine.catalogue()}
 
 DEFAULT_FAMILY = Family.HOKM
 

@@ -11,8 +11,11 @@ surface (ARCHITECTURE.md, "The engine contract")::
     game.view(state, seat)           -> dict (seat=None: the public view)
     game.auto_action(state, seat)    -> a legal action (timeouts, simple bots)
 
-plus the metadata the platform needs (``name``, ``players``, ``RULE_OPTIONS``,
-``validate_rules``, ``pending_chance``, ``result``, ``team_of``).
+plus the metadata the platform needs (``name``, ``players``, ``family``,
+``label``, ``RULE_OPTIONS``, ``validate_rules``, ``default_rules``,
+``pending_chance``, ``result``, ``team_of``): the one contract is
+``base.Game``, and every list of games the site shows is read from
+``catalogue()``, so a game's name is written once.
 """
 
 from __future__ import annotations
@@ -24,25 +27,40 @@ from .errors import IllegalAction
 CHANCE = 0
 """The pseudo-seat that acts when a draw or a deal is due."""
 
-GAMES = ("hokm4", "hokm2", "shelem4", "shelem2", "bridge")
+_MODULES = (
+    ("hokm", "HOKM4"),
+    ("hokm", "HOKM2"),
+    ("shelem", "SHELEM4"),
+    ("shelem", "SHELEM2"),
+    ("bridge", "BRIDGE"),
+)
+"""Every game object, in the order the site lists them."""
 
-_MODULES = {
-    "hokm4": ("hokm", "HOKM4"),
-    "hokm2": ("hokm", "HOKM2"),
-    "shelem4": ("shelem", "SHELEM4"),
-    "shelem2": ("shelem", "SHELEM2"),
-    "bridge": ("bridge", "BRIDGE"),
-}
+
+_loaded: dict = {}
+
+
+def catalogue() -> tuple:
+    """Every game (``base.Game`` objects), in the site's order."""
+    if not _loaded:
+        for module, attr in _MODULES:
+            game = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+            _loaded[game.name] = game
+    return tuple(_loaded.values())
 
 
 def get(name: str):
     """The game registered under ``name`` (hokm4 hokm2 shelem4 shelem2 bridge)."""
-    try:
-        module_name, attr = _MODULES[name]
-    except KeyError:
-        raise IllegalAction("unknown_game", f"No game called {name!r}.") from None
-    module = importlib.import_module(f"{__name__}.{module_name}")
-    return getattr(module, attr)
+    game = _loaded.get(name) if _loaded else dict((g.name, g) for g in catalogue()).get(name)
+    if game is None:
+        raise IllegalAction("unknown_game", f"No game called {name!r}.")
+    return game
 
 
-__all__ = ["CHANCE", "GAMES", "IllegalAction", "get"]
+def __getattr__(attr):
+    if attr == "GAMES":  # the keys, in order (read lazily: the engines import this package)
+        return tuple(g.name for g in catalogue())
+    raise AttributeError(attr)
+
+
+__all__ = ["CHANCE", "GAMES", "IllegalAction", "catalogue", "get"]

@@ -37,9 +37,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import CHANCE
+from .base import Game
 from .cards import DECK52, POWER, check_permutation, sort_hand
 from .errors import IllegalAction
-from .options import validate as validate_options
 from .seats import next_seat, partner, team_of
 from .tricks import overtakes_by_cut, playable, winning_index
 
@@ -498,7 +498,7 @@ def opening_call(hand) -> str:
     return PASS
 
 
-class Bridge:
+class Bridge(Game):
     """The bridge game object (docs/engine.md).
 
     Phases: ``deal`` (chance) -> ``auction`` -> ``play`` -> ``round_over``
@@ -515,6 +515,8 @@ class Bridge:
     """
 
     name = "bridge"
+    label = "Rubber bridge"
+    family = "bridge"
     players = PLAYERS
     RULE_OPTIONS = {
         "turn_seconds": {"choices": [10, 20, 30, 60], "default": 30},
@@ -522,12 +524,6 @@ class Bridge:
     }
 
     # -- metadata --------------------------------------------------------
-    def validate_rules(self, rules=None) -> dict:
-        return validate_options(self.RULE_OPTIONS, rules)
-
-    def team_of(self, seat: int) -> int:
-        return team_of(seat, PLAYERS)
-
     def new_match(self, rules=None) -> dict:
         return {
             "game": self.name,

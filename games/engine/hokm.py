@@ -47,9 +47,9 @@ docstrings):
 from __future__ import annotations
 
 from . import CHANCE
+from .base import Game
 from .cards import DECK52, POWER, SUITS, check_permutation, sort_hand, suit_of
 from .errors import IllegalAction
-from .options import validate as validate_options
 from .seats import clockwise_from, in_order_from, next_seat, partner, team_of
 from .tricks import overtakes_by_cut, playable, winning_index
 
@@ -71,20 +71,10 @@ def _is_card(value) -> bool:
     return type(value) is str and value in POWER and value[1] in SUITS
 
 
-class _Hokm:
+class _Hokm(Game):
     """The trick core shared by hokm4 and hokm2 (C-2..C-4, H4-3..H4-7)."""
 
-    name = ""
-    players = 0
-    RULE_OPTIONS: dict = {}
-
-    # ------------------------------------------------------------------ rules
-
-    def validate_rules(self, rules=None) -> dict:
-        return validate_options(self.RULE_OPTIONS, rules)
-
-    def team_of(self, seat: int) -> int:
-        return team_of(seat, self.players)
+    family = "hokm"
 
     # ------------------------------------------------------------------ state
 
@@ -526,6 +516,7 @@ class Hokm4(_Hokm):
     """
 
     name = "hokm4"
+    label = "Hokm"
     players = 4
     RULE_OPTIONS = {
         "target": {"choices": [3, 5, 7], "default": 7},
@@ -768,6 +759,7 @@ class Hokm2(_Hokm):
     """
 
     name = "hokm2"
+    label = "Hokm for two"
     players = 2
     RULE_OPTIONS = {
         "target": {"choices": [3, 5, 7], "default": 7},

@@ -27,11 +27,10 @@ Decisions taken here, beyond RULES.md:
 from __future__ import annotations
 
 from . import CHANCE
+from .base import Game
 from .cards import BLACK_JOKER, DECK52, DECK54, JOKERS, POWER, RED_JOKER, SUITS, check_permutation, sort_hand
 from .errors import IllegalAction
-from .options import validate as validate_options
 from .seats import in_order_from, next_seat
-from .seats import team_of as _team_of
 from .tricks import overtakes_by_cut, playable, winning_index
 
 MIN_BID = 100
@@ -100,11 +99,10 @@ def hand_points(cards) -> int:
     return sum(CARD_POINTS[c] for c in cards)
 
 
-class _Shelem:
+class _Shelem(Game):
     """The rules both variants share; ``players`` and the card sources differ."""
 
-    name = ""
-    players = 0
+    family = "shelem"
     RULE_OPTIONS = {
         "jokers": {"choices": [False, True], "default": False},
         "cap": {"choices": [300, 600, 900, 1200], "default": 600},
@@ -113,12 +111,6 @@ class _Shelem:
     }
 
     # -- metadata ---------------------------------------------------------
-
-    def validate_rules(self, rules=None) -> dict:
-        return validate_options(self.RULE_OPTIONS, rules)
-
-    def team_of(self, seat: int) -> int:
-        return _team_of(seat, self.players)
 
     def new_match(self, rules: dict | None = None) -> dict:
         rules = self.validate_rules(rules)
@@ -398,7 +390,7 @@ class _Shelem:
         legal = self._playable(state, seat, sources)
         if card not in legal:
             if card not in sources:
-                raise IllegalAction("not_your_card", f"{card!r} is not a card you can play from now.")
+                raise IllegalAction("not_in_hand", f"{card!r} is not a card you can play from now.")
             if self._joker_duty(state, seat, sources):
                 raise IllegalAction("must_play_joker", f"The first trick's joker duty: play {legal[0]}.")
             raise IllegalAction("must_follow_suit", "You must follow the suit led.")
@@ -684,6 +676,7 @@ def _auto_lead(state: dict, legal: list[str]) -> str:
 
 class Shelem4(_Shelem):
     name = "shelem4"
+    label = "Shelem"
     players = 4
 
     def _layout(self, deck: list[str], first: int) -> dict:
@@ -698,6 +691,7 @@ class Shelem4(_Shelem):
 
 class Shelem2(_Shelem):
     name = "shelem2"
+    label = "Shelem for two"
     players = 2
 
     def _extra_state(self) -> dict:

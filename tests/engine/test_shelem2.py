@@ -121,12 +121,12 @@ def test_s2_1_the_auction_as_in_sh_3():
 def test_s2_2_the_hand_phase_and_the_first_card_names_trump():
     state = start2({1: ["7H"], 2: ["2H"]}, {1: [["KH"], ["AS"], ["3C"]], 2: [["9D"], ["QH"], ["4S"]]})
     assert SH2.to_act(state) == {1} and legal_cards(SH2, state) == sorted(state["hands"][0])
-    refused(SH2, state, 1, {"type": "play", "card": "KH"}, "not_your_card")  # a column card
+    refused(SH2, state, 1, {"type": "play", "card": "KH"}, "not_in_hand")  # a column card
     state, events = play(SH2, state, "7H")
     assert state["trump"] == "H" and events[0] == {"type": "trump_named", "suit": "H", "sars": False}
     assert SH2.to_act(state) == {2}
     assert all(c[1] == "H" for c in legal_cards(SH2, state))  # C-3 from the hand
-    refused(SH2, state, 2, {"type": "play", "card": "QH"}, "not_your_card")
+    refused(SH2, state, 2, {"type": "play", "card": "QH"}, "not_in_hand")
 
 
 def test_s2_3_column_tops_turn_only_after_the_rounds_first_two_cards():
@@ -160,9 +160,9 @@ def test_s2_4_the_column_phase_plays_face_up_tops_only():
     state, _ = play(SH2, state, "7S", "2S")
     assert SH2.to_act(state) == {1}  # the same leader, now from his columns
     assert legal_cards(SH2, state) == ["3C", "AC", "KH"]  # no spade among the tops: any top
-    refused(SH2, state, 1, {"type": "play", "card": state["hands"][0][0]}, "not_your_card")
-    refused(SH2, state, 1, {"type": "play", "card": "5D"}, "not_your_card")  # face down
-    refused(SH2, state, 1, {"type": "play", "card": "9D"}, "not_your_card")  # the opponent's
+    refused(SH2, state, 1, {"type": "play", "card": state["hands"][0][0]}, "not_in_hand")
+    refused(SH2, state, 1, {"type": "play", "card": "5D"}, "not_in_hand")  # face down
+    refused(SH2, state, 1, {"type": "play", "card": "9D"}, "not_in_hand")  # the opponent's
     state, _ = play(SH2, state, "KH")
     assert legal_cards(SH2, state) == ["4H", "9D", "QH"]
     state, _ = play(SH2, state, "QH")
@@ -255,7 +255,7 @@ def test_s2_6_an_empty_column_can_no_longer_be_chosen():
     state, _ = play(SH2, state, "TD")
     state, _ = play(SH2, state, SH2.auto_action(state, 2)["card"])
     assert legal_cards(SH2, state) == ["2H", "2S"]  # column 1 is closed
-    refused(SH2, state, 1, {"type": "play", "card": "3H"}, "not_your_card")
+    refused(SH2, state, 1, {"type": "play", "card": "3H"}, "not_in_hand")
 
 
 def test_s2_7_the_winner_leads_from_his_hand_and_twelve_tricks_make_the_round():
