@@ -54,7 +54,9 @@ async def open_me(user):
     """The per-user socket (ws/me/) of ``user`` with his session cookie; returns (communicator, hello)."""
     key = await sync_to_async(session_key_for)(user)
     comm = WebsocketCommunicator(
-        application, "/ws/me/", headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={key}".encode())]
+        application,
+        "/ws/me/",
+        headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={key}".encode())],
     )
     connected, _ = await comm.connect(timeout=5)
     assert connected
@@ -73,3 +75,6 @@ async def next_frame(comm, kind, timeout=5.0) -> dict:
 
 
 __all__ += ["Conn", "next_frame"]
+
+
+from tests.rooms.conftest import connect  # noqa: E402,F401 - the table's socket fixture

@@ -105,7 +105,9 @@ def test_r9_accepting_while_seated_elsewhere_asks_first_and_changes_nothing(alic
     assert not LedgerEntry.objects.filter(user=bob).exists()
 
 
-def test_r9_l3_leaving_an_active_match_for_an_invite_needs_the_confirmation(alice, bob, charlie, dave, waiting):
+def test_r9_l3_leaving_an_active_match_for_an_invite_needs_the_confirmation(
+    alice, bob, charlie, dave, waiting
+):
     busy = make_room(charlie, [bob], game="hokm2")
     room_service.start(busy, charlie)
     invite = services.invite(alice, "bob")
