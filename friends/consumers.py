@@ -14,8 +14,11 @@ import uuid
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
 
 from accounts.sockets import CLOSE_SIGNED_OUT, user_group
+from games.models import GAME_CHOICES
 
 from . import notify, presence, services
 
@@ -31,6 +34,7 @@ class MeConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_ANONYMOUS)
             return
         self.user_id = user.pk
+        self.language = await database_sync_to_async(self._language)(user)
         self.conn_id = uuid.uuid4().hex
         await self.channel_layer.group_add(user_group(self.user_id), self.channel_name)
         await self.channel_layer.group_add(notify.friends_group(self.user_id), self.channel_name)
@@ -48,6 +52,14 @@ class MeConsumer(AsyncWebsocketConsumer):
         went_offline = await database_sync_to_async(self._leave)()
         if went_offline:
             await database_sync_to_async(self._tell_friends)(False)
+
+    def _language(self, user) -> str:
+        """The page's language: the switcher's cookie, else the profile's, else Persian."""
+        choice = (self.scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+        if choice not in dict(settings.LANGUAGES):
+            profile = getattr(user, "profile", None)
+            choice = profile.language if profile is not None else None
+        return choice if choice in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
     # --- presence ------------------------------------------------------------------
 
@@ -69,14 +81,15 @@ class MeConsumer(AsyncWebsocketConsumer):
             return
         for friend_id in services.friend_ids(user):
             notify.send_now(
-                friend_id, {"type": "friends.presence", "user": user.username, "online": bool(online)}
+                friend_id, {"type": "friends.presence", "user": user.username, "user_id": user.pk}
             )
 
     def _hello(self) -> dict:
         from django.contrib.auth import get_user_model
 
         user = get_user_model().objects.get(pk=self.user_id)
-        invites = [services.invite_payload(i) for i in services.pending_invites(user)]
+        with translation.override(self.language):
+            invites = [services.invite_payload(i) for i in services.pending_invites(user)]
         return {"type": "hello", "invites": invites, "requests": services.incoming_count(user)}
 
     # --- incoming ------------------------------------------------------------------
@@ -97,10 +110,16 @@ class MeConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_SIGNED_OUT)
 
     async def friends_invite(self, message):
-        await self.send_json({"type": "invite", "invite": message["invite"]})
+        invite = dict(message["invite"])
+        with translation.override(self.language):  # the sender's language is not the reader's
+            invite["game_name"] = str(dict(GAME_CHOICES).get(invite["game"], invite["game"]))
+        await self.send_json({"type": "invite", "invite": invite})
 
     async def friends_presence(self, message):
-        await self.send_json({"type": "presence", "user": message["user"], "online": message["online"]})
+        """Connects and disconnects of his tabs may be told out of order: say
+        what the store holds now, so the last word is always right."""
+        online = await database_sync_to_async(presence.is_online)(message["user_id"])
+        await self.send_json({"type": "presence", "user": message["user"], "online": online})
 
     async def friends_changed(self, message):
         count = await database_sync_to_async(self._incoming)()
