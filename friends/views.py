@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.shortcuts import redirect, render
@@ -23,8 +24,6 @@ def friends_of(user) -> list[dict]:
     """Each friend with what the viewer may know of his online status (None: hidden)."""
     rows = Friendship.objects.filter(Q(low=user) | Q(high=user), status=Friendship.Status.ACCEPTED)
     ids = [row.other(user.pk) for row in rows]
-    from django.contrib.auth import get_user_model
-
     people = get_user_model().objects.select_related("profile").filter(pk__in=ids).order_by("username")
     online = presence.online_ids()
     return [{"user": u, "username": u.username, "online": presence.visible_online(u, online)} for u in people]
@@ -56,6 +55,8 @@ def inviting_room(user) -> Room | None:
 def index(request):
     user = request.user
     incoming, outgoing = requests_of(user)
+    report_to = request.GET.get("report", "").strip()[:20]
+    target = get_user_model().objects.filter(username__iexact=report_to).first() if report_to else None
     return render(
         request,
         "friends/index.html",
@@ -67,7 +68,8 @@ def index(request):
             "blocked": Block.objects.select_related("blocked").filter(blocker=user),
             "room": inviting_room(user),
             "reasons": Report.Reason.choices,
-            "report_to": request.GET.get("report", ""),
+            "report_to": report_to,
+            "shared": services.shared_matches(user, target) if target and target.pk != user.pk else [],
         },
     )
 

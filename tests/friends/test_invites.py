@@ -144,3 +144,27 @@ def test_r9_the_friends_page_asks_before_moving_a_seated_player(client, alice, b
     response = client.post(f"/friends/invites/{invite.pk}/accept/", {"choice": "leave"})
     assert response.status_code == 302 and response["Location"] == f"/rooms/{waiting.code}/"
     assert seat_room(bob) == {waiting.code}
+
+
+def test_r9_l3_the_page_names_the_penalty_before_leaving_an_active_match(
+    client, alice, bob, charlie, waiting
+):
+    busy = make_room(charlie, [bob], game="hokm2")
+    room_service.start(busy, charlie)
+    invite = services.invite(alice, "bob")
+    client.force_login(bob)
+    response = client.post(f"/friends/invites/{invite.pk}/accept/", {"choice": "leave"})
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert 'data-testid="leave-cost"' in html and 'name="confirm" value="1"' in html
+    assert seat_room(bob) == {busy.code}
+    response = client.post(f"/friends/invites/{invite.pk}/accept/", {"choice": "leave", "confirm": "1"})
+    assert response.status_code == 302 and seat_room(bob) == {waiting.code}
+
+
+def test_r9_a_player_page_offers_add_friend_and_report(client, alice, bob):
+    client.force_login(alice)
+    html = client.get("/leaderboard/players/bob/").content.decode()
+    assert 'data-testid="player-social"' in html and "?report=bob" in html
+    html = client.get("/friends/?report=bob").content.decode()
+    assert 'value="bob"' in html
