@@ -94,3 +94,13 @@ async def test_r9_a_ping_keeps_the_socket_answering(alice):
     await comm.send_to(text_data=json.dumps({"type": "ping"}))
     assert await next_frame(comm, "pong")
     await comm.disconnect()
+
+
+async def test_r9_a_moderators_warning_reaches_the_players_open_page(alice, bob):
+    from friends import moderation
+
+    comm, _ = await open_me(bob)
+    await sync_to_async(moderation.warn)(bob, alice, "mind your language")
+    frame = await next_frame(comm, "notice")
+    assert frame == {"type": "notice", "kind": "warn", "reason": "mind your language"}
+    await comm.disconnect()

@@ -69,17 +69,20 @@ function addToInviteList(invite) {
   if (empty) empty.hidden = true;
 }
 
-function toast(invite) {
+function toast(message, testid, withLink) {
   const box = document.createElement("div");
   box.className = "fr-toast";
   box.setAttribute("role", "status");
-  box.dataset.testid = "invite-toast";
+  box.dataset.testid = testid;
   const text = document.createElement("p");
-  text.textContent = inviteText(invite);
-  const link = document.createElement("a");
-  link.href = "/friends/";
-  link.textContent = gettext("Open invitations");
-  box.append(text, link);
+  text.textContent = message;
+  box.append(text);
+  if (withLink) {
+    const link = document.createElement("a");
+    link.href = "/friends/";
+    link.textContent = gettext("Open invitations");
+    box.append(link);
+  }
   document.body.append(box);
   setTimeout(() => box.remove(), 12000);
 }
@@ -102,9 +105,11 @@ function handle(frame) {
   } else if (frame.type === "invite") {
     state.invites.set(frame.invite.id, frame.invite);
     addToInviteList(frame.invite);
-    toast(frame.invite);
+    toast(inviteText(frame.invite), "invite-toast", true);
   } else if (frame.type === "changed") {
     state.requests = frame.requests - countLiveInvites();
+  } else if (frame.type === "notice" && frame.kind === "warn") {
+    toast(interpolate(gettext("A moderator warns you: %(reason)s"), { reason: frame.reason || "" }, true), "warn-toast", false);
   } else if (frame.type === "presence") {
     setPresence(frame.user, frame.online);
   }
