@@ -269,6 +269,7 @@ CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "takhteh")
 SWEEP_SECONDS = float(env_str("SWEEP_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS},
+    "lift-suspensions": {"task": "friends.lift_suspensions", "schedule": 60.0},
 }
 
 # --- Accounts --------------------------------------------------------------

@@ -1,3 +1,9 @@
 """The friends app's sockets (the per-user channel for invites and presence)."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from . import consumers
+
+websocket_urlpatterns: list = [
+    path("ws/me/", consumers.MeConsumer.as_asgi()),
+]

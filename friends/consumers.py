@@ -1,0 +1,137 @@
+"""The per-user socket at ``ws/me/`` (R-9): one per open page of a signed-in player.
+
+It carries invites and friends' online changes to any page (the top bar's
+badge, the friends page) and keeps the player's site-wide presence alive
+with his pings. It joins ``accounts.sockets.user_group`` (sign-out and
+deactivation close it: ``user.close``) and ``notify.friends_group`` for the
+friends app's own message types.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+
+from accounts.sockets import CLOSE_SIGNED_OUT, user_group
+from games.models import GAME_CHOICES
+
+from . import notify, presence, services
+
+CLOSE_ANONYMOUS = 4403
+
+
+class MeConsumer(AsyncWebsocketConsumer):
+    user_id: int | None = None
+
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_ANONYMOUS)
+            return
+        self.user_id = user.pk
+        self.language = await database_sync_to_async(self._language)(user)
+        self.conn_id = uuid.uuid4().hex
+        await self.channel_layer.group_add(user_group(self.user_id), self.channel_name)
+        await self.channel_layer.group_add(notify.friends_group(self.user_id), self.channel_name)
+        await self.accept()
+        came_online = await database_sync_to_async(self._arrive)()
+        await self.send_json(await database_sync_to_async(self._hello)())
+        if came_online:
+            await database_sync_to_async(self._tell_friends)(True)
+
+    async def disconnect(self, code):
+        if self.user_id is None:
+            return
+        await self.channel_layer.group_discard(user_group(self.user_id), self.channel_name)
+        await self.channel_layer.group_discard(notify.friends_group(self.user_id), self.channel_name)
+        went_offline = await database_sync_to_async(self._leave)()
+        if went_offline:
+            await database_sync_to_async(self._tell_friends)(False)
+
+    def _language(self, user) -> str:
+        """The page's language: the switcher's cookie, else the profile's, else Persian."""
+        choice = (self.scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+        if choice not in dict(settings.LANGUAGES):
+            profile = getattr(user, "profile", None)
+            choice = profile.language if profile is not None else None
+        return choice if choice in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+    # --- presence ------------------------------------------------------------------
+
+    def _arrive(self) -> bool:
+        was = presence.is_online(self.user_id)
+        presence.touch(self.user_id, self.conn_id)
+        return not was
+
+    def _leave(self) -> bool:
+        presence.drop(self.user_id, self.conn_id)
+        return not presence.is_online(self.user_id)
+
+    def _tell_friends(self, online: bool) -> None:
+        """Friends' pages hear of it, unless he hides his online status (R-9)."""
+        from django.contrib.auth import get_user_model
+
+        user = get_user_model().objects.select_related("profile").filter(pk=self.user_id).first()
+        if user is None or not presence.shows_online(user):
+            return
+        for friend_id in services.friend_ids(user):
+            notify.send_now(
+                friend_id, {"type": "friends.presence", "user": user.username, "user_id": user.pk}
+            )
+
+    def _hello(self) -> dict:
+        from django.contrib.auth import get_user_model
+
+        user = get_user_model().objects.get(pk=self.user_id)
+        with translation.override(self.language):
+            invites = [services.invite_payload(i) for i in services.pending_invites(user)]
+        return {"type": "hello", "invites": invites, "requests": services.incoming_count(user)}
+
+    # --- incoming ------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None):
+        try:
+            frame = json.loads(text_data or "")
+        except ValueError:
+            return
+        if isinstance(frame, dict) and frame.get("type") == "ping":
+            await database_sync_to_async(presence.touch)(self.user_id, self.conn_id)
+            await self.send_json({"type": "pong"})
+
+    # --- group messages ------------------------------------------------------------
+
+    async def user_close(self, message):
+        """Signed out or deactivated: close at once."""
+        await self.close(code=CLOSE_SIGNED_OUT)
+
+    async def friends_invite(self, message):
+        invite = dict(message["invite"])
+        with translation.override(self.language):  # the sender's language is not the reader's
+            invite["game_name"] = str(dict(GAME_CHOICES).get(invite["game"], invite["game"]))
+        await self.send_json({"type": "invite", "invite": invite})
+
+    async def friends_presence(self, message):
+        """Connects and disconnects of his tabs may be told out of order: say
+        what the store holds now, so the last word is always right."""
+        online = await database_sync_to_async(presence.is_online)(message["user_id"])
+        await self.send_json({"type": "presence", "user": message["user"], "online": online})
+
+    async def friends_changed(self, message):
+        count = await database_sync_to_async(self._incoming)()
+        await self.send_json({"type": "changed", "what": message.get("what"), "requests": count})
+
+    async def friends_notice(self, message):
+        await self.send_json({"type": "notice", "kind": message.get("kind"), "reason": message.get("reason")})
+
+    def _incoming(self) -> int:
+        from django.contrib.auth import get_user_model
+
+        return services.incoming_count(get_user_model().objects.get(pk=self.user_id))
+
+    async def send_json(self, content):
+        await self.send(text_data=json.dumps(content, ensure_ascii=False))

@@ -1,0 +1,370 @@
+"""Friends actions (R-9): requests, blocks, invites to a waiting room, reports.
+
+Each action is one transaction (``check`` then ``do``); the other side hears
+of it over his per-user socket after commit (friends/notify.py). Refusals are
+``FriendError`` with a code (friends/errors.py).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from games.errors import PlayError
+from games.models import Match
+from rooms import services as room_service
+from rooms.models import Room, Seat
+
+from . import clock, notify
+from .errors import FriendError
+from .models import INVITE_VALIDITY, Block, Friendship, Invite, Report
+
+User = get_user_model()
+
+
+# --- people ------------------------------------------------------------------------------
+
+
+def _other(user, username: str):
+    """The player named ``username``, who must exist, be someone else and be active."""
+    name = (username or "").strip().lstrip("@")
+    target = User.objects.filter(username__iexact=name).first() if name else None
+    if target is None:
+        raise FriendError("unknown_user")
+    if target.pk == user.pk:
+        raise FriendError("self")
+    if not target.is_active:
+        raise FriendError("deactivated")
+    return target
+
+
+def _pair(a, b) -> Q:
+    low, high = Friendship.pair(a.pk, b.pk)
+    return Q(low_id=low, high_id=high)
+
+
+def blocked(blocker, blocked_user) -> bool:
+    return Block.objects.filter(blocker=blocker, blocked=blocked_user).exists()
+
+
+def _check_not_blocked(user, target) -> None:
+    if blocked(target, user):
+        raise FriendError("blocked")
+    if blocked(user, target):
+        raise FriendError("you_blocked")
+
+
+def friend_ids(user) -> set[int]:
+    rows = Friendship.objects.filter(Q(low=user) | Q(high=user), status=Friendship.Status.ACCEPTED)
+    return {row.other(user.pk) for row in rows}
+
+
+def are_friends(a, b) -> bool:
+    return Friendship.objects.filter(_pair(a, b), status=Friendship.Status.ACCEPTED).exists()
+
+
+# --- requests ----------------------------------------------------------------------------
+
+
+def send_request(user, username: str) -> Friendship:
+    """R-9: add a friend by username; he accepts. One row per pair, whichever way."""
+    target = _other(user, username)
+    with transaction.atomic():
+        _check_not_blocked(user, target)
+        existing = Friendship.objects.select_for_update().filter(_pair(user, target)).first()
+        if existing is not None:
+            if existing.status == Friendship.Status.ACCEPTED:
+                raise FriendError("already_friends")
+            raise FriendError(
+                "already_requested" if existing.requested_by_id == user.pk else "they_requested"
+            )
+        low, high = Friendship.pair(user.pk, target.pk)
+        try:
+            # The unique pair is the backstop for two requests racing each other.
+            with transaction.atomic():
+                row = Friendship.objects.create(low_id=low, high_id=high, requested_by=user)
+        except IntegrityError:
+            raise FriendError("already_requested") from None
+        notify.on_commit(target.pk, {"type": "friends.changed", "what": "request", "user": user.username})
+    return row
+
+
+def _pending_to(user, username: str) -> tuple[Friendship, object]:
+    """The pending request ``username`` sent to ``user``, locked."""
+    name = (username or "").strip()
+    other = User.objects.filter(username__iexact=name).first() if name else None
+    if other is None or other.pk == user.pk:
+        raise FriendError("no_request")
+    row = (
+        Friendship.objects.select_for_update()
+        .filter(_pair(user, other), status=Friendship.Status.PENDING, requested_by=other)
+        .first()
+    )
+    if row is None:
+        raise FriendError("no_request")
+    return row, other
+
+
+def accept_request(user, username: str) -> Friendship:
+    with transaction.atomic():
+        row, other = _pending_to(user, username)
+        if not other.is_active:
+            raise FriendError("deactivated")
+        row.status, row.accepted_at = Friendship.Status.ACCEPTED, clock.now()
+        row.save(update_fields=["status", "accepted_at"])
+        notify.changed(other.pk, "accepted")
+    return row
+
+
+def decline_request(user, username: str) -> None:
+    with transaction.atomic():
+        row, other = _pending_to(user, username)
+        row.delete()
+        notify.changed(other.pk, "declined")
+
+
+def cancel_request(user, username: str) -> None:
+    """Take back a request ``user`` sent that is still pending."""
+    name = (username or "").strip()
+    with transaction.atomic():
+        other = User.objects.filter(username__iexact=name).first() if name else None
+        row = (
+            Friendship.objects.select_for_update()
+            .filter(_pair(user, other), status=Friendship.Status.PENDING, requested_by=user)
+            .first()
+            if other is not None and other.pk != user.pk
+            else None
+        )
+        if row is None:
+            raise FriendError("no_request")
+        row.delete()
+        notify.changed(other.pk, "cancelled")
+
+
+def remove_friend(user, username: str) -> None:
+    name = (username or "").strip()
+    with transaction.atomic():
+        other = User.objects.filter(username__iexact=name).first() if name else None
+        if other is None or other.pk == user.pk:
+            raise FriendError("not_friends")
+        deleted, _ = Friendship.objects.filter(_pair(user, other), status=Friendship.Status.ACCEPTED).delete()
+        if not deleted:
+            raise FriendError("not_friends")
+        notify.changed(other.pk, "removed")
+
+
+def block(user, username: str) -> Block:
+    """Blocking ends the friendship or request between the two and voids
+    ``username``'s pending invites to ``user``; he can send no more of either."""
+    name = (username or "").strip()
+    target = User.objects.filter(username__iexact=name).first() if name else None
+    if target is None:
+        raise FriendError("unknown_user")
+    if target.pk == user.pk:
+        raise FriendError("self")
+    with transaction.atomic():
+        row, _created = Block.objects.get_or_create(blocker=user, blocked=target)
+        Friendship.objects.filter(_pair(user, target)).delete()
+        Invite.objects.filter(
+            Q(sender=target, recipient=user) | Q(sender=user, recipient=target), status=Invite.Status.PENDING
+        ).update(status=Invite.Status.DECLINED, answered_at=clock.now())
+        notify.changed(target.pk, "removed")
+    return row
+
+
+def unblock(user, username: str) -> None:
+    name = (username or "").strip()
+    with transaction.atomic():
+        Block.objects.filter(blocker=user, blocked__username__iexact=name).delete()
+
+
+# --- invites -----------------------------------------------------------------------------
+
+
+def _empty_seats(room: Room) -> list[int]:
+    return [s.number for s in Seat.objects.filter(room=room).order_by("number") if s.is_empty]
+
+
+def _usable(invite: Invite, room: Room) -> None:
+    """R-9: an invite is refused once it expired, the match started or the room filled up."""
+    if invite.expired():
+        raise FriendError("invite_expired")
+    if room.status != Room.Status.WAITING:
+        raise FriendError("match_started")
+    if not _empty_seats(room):
+        raise FriendError("room_full")
+
+
+def invite(user, username: str, room: Room | None = None) -> Invite:
+    """Invite a friend to the waiting room ``user`` sits in (or ``room``, where he sits)."""
+    target = _other(user, username)
+    with transaction.atomic():
+        if room is None:
+            seat = (
+                Seat.objects.select_related("room")
+                .filter(user=user, room__status=Room.Status.WAITING)
+                .order_by("-room__created_at")
+                .first()
+            )
+            if seat is None:
+                raise FriendError("not_seated")
+            room = seat.room
+        room = Room.objects.select_for_update().get(pk=room.pk)
+        if not Seat.objects.filter(room=room, user=user).exists():
+            raise FriendError("not_seated")
+        if not are_friends(user, target):
+            raise FriendError("not_friends")
+        _check_not_blocked(user, target)
+        if room.status != Room.Status.WAITING:
+            raise FriendError("match_started")
+        if Seat.objects.filter(room=room, user=target).exists():
+            raise FriendError("already_here")
+        if not _empty_seats(room):
+            raise FriendError("room_full")
+        row = Invite.objects.create(sender=user, recipient=target, room=room)
+        notify.on_commit(target.pk, {"type": "friends.invite", "invite": invite_payload(row)})
+    return row
+
+
+def invite_payload(row: Invite) -> dict:
+    return {
+        "id": row.pk,
+        "from": row.sender.username,
+        "room": row.room.code,
+        "game": row.room.game,
+        "game_name": str(row.room.get_game_display()),
+        "expires_at": row.expires_at.isoformat(),
+    }
+
+
+def pending_invites(user):
+    """Invites ``user`` can still answer (not expired), newest first."""
+    cutoff = clock.now() - INVITE_VALIDITY
+    return (
+        Invite.objects.select_related("sender", "room")
+        .filter(recipient=user, status=Invite.Status.PENDING, created_at__gte=cutoff)
+        .order_by("-created_at")
+    )
+
+
+def seats_elsewhere(user, room: Room) -> list[Seat]:
+    """The seats ``user`` holds in rooms other than ``room`` (a room he would have to leave)."""
+    return list(
+        Seat.objects.select_related("room").filter(user=user).exclude(room=room).order_by("-room__updated_at")
+    )
+
+
+def accept_invite(user, invite_id: int, choice: str | None = None, confirm: bool = False) -> dict:
+    """Take the invited seat (R-9). Sitting in another room, ``user`` is first
+    asked (``seated_elsewhere``): ``choice="stay"`` keeps everything as it is,
+    ``choice="leave"`` leaves that room, for free before its match started
+    (L-4) and only with ``confirm`` during one (L-3), then takes the seat.
+    Nothing changes until the answer: the user is never silently unseated."""
+    if choice not in (None, "stay", "leave"):
+        raise FriendError("bad_choice")
+    with transaction.atomic():
+        row = (
+            Invite.objects.select_for_update()
+            .select_related("room", "sender")
+            .filter(pk=invite_id, recipient=user, status=Invite.Status.PENDING)
+            .first()
+        )
+        if row is None:
+            raise FriendError("no_invite")
+        room = row.room
+        _usable(row, room)
+        if Seat.objects.filter(room=room, user=user).exists():
+            row.status, row.answered_at = Invite.Status.ACCEPTED, clock.now()
+            row.save(update_fields=["status", "answered_at"])
+            return {"status": "seated", "room": room.code}
+        elsewhere = seats_elsewhere(user, room)
+        if elsewhere and choice is None:
+            current = elsewhere[0].room
+            raise FriendError(
+                "seated_elsewhere",
+                {"room": current.code, "playing": current.status == Room.Status.PLAYING},
+            )
+        if elsewhere and choice == "stay":
+            return {"status": "stayed", "room": elsewhere[0].room.code}
+        for seat in elsewhere:
+            try:
+                room_service.leave(seat.room, user, confirm=confirm)
+            except PlayError as exc:
+                if exc.code == "confirm_required":
+                    raise FriendError(
+                        "confirm_leave",
+                        {"room": seat.room.code, "points": room_service.leave_points(seat.room.game)},
+                    ) from None
+                raise
+        for number in _empty_seats(room):
+            try:
+                with transaction.atomic():
+                    room_service.sit(room, user, number)
+                break
+            except PlayError as exc:
+                if exc.code == "room_busy":
+                    raise FriendError("match_started") from None
+                if exc.code != "seat_taken":
+                    raise
+        else:
+            raise FriendError("room_full")
+        row.status, row.answered_at = Invite.Status.ACCEPTED, clock.now()
+        row.save(update_fields=["status", "answered_at"])
+        notify.changed(row.sender_id, "invite_accepted")
+    return {"status": "seated", "room": room.code}
+
+
+def decline_invite(user, invite_id: int) -> None:
+    with transaction.atomic():
+        updated = Invite.objects.filter(pk=invite_id, recipient=user, status=Invite.Status.PENDING).update(
+            status=Invite.Status.DECLINED, answered_at=clock.now()
+        )
+        if not updated:
+            raise FriendError("no_invite")
+
+
+# --- reports -----------------------------------------------------------------------------
+
+
+def shared_matches(user, other, limit: int = 10) -> list[Match]:
+    """Recent matches both played (what a report may attach)."""
+    ids = []
+    for match in Match.objects.order_by("-started_at").only("players")[:500]:
+        seated = {p.get("user_id") for p in match.players}
+        if user.pk in seated and other.pk in seated:
+            ids.append(match.pk)
+            if len(ids) >= limit:
+                break
+    return list(Match.objects.filter(pk__in=ids).order_by("-started_at"))
+
+
+def report(user, username: str, reason: str, details: str = "", match_id: int | None = None) -> Report:
+    """A player reports another, with a reason and, if he likes, the match it happened in."""
+    name = (username or "").strip()
+    target = User.objects.filter(username__iexact=name).first() if name else None
+    if target is None:
+        raise FriendError("unknown_user")
+    if target.pk == user.pk:
+        raise FriendError("self")
+    if reason not in Report.Reason.values:
+        raise FriendError("bad_reason")
+    match = None
+    if match_id:
+        match = Match.objects.filter(pk=match_id).first()
+        if match is None or match.seat_of_user(target.pk) is None:
+            raise FriendError("bad_match")
+    with transaction.atomic():
+        return Report.objects.create(
+            reporter=user, reported=target, reason=reason, details=(details or "")[:2000], match=match
+        )
+
+
+def incoming_count(user) -> int:
+    """Pending requests others sent ``user`` plus invites he can still answer (the badge)."""
+    requests = (
+        Friendship.objects.filter(Q(low=user) | Q(high=user), status=Friendship.Status.PENDING)
+        .exclude(requested_by=user)
+        .count()
+    )
+    return requests + pending_invites(user).count()

@@ -1,0 +1,163 @@
+"""R-9 moderation: a member of the Moderators group (staff, not superuser)
+handles a report end to end in the admin; every action records who, when
+and why; a player deactivated that way is thrown out of his live table."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.contrib.auth.models import Group
+
+from friends import clock, moderation, services
+from friends.models import ModeratorAction, Report
+from games.models import Match
+from leaderboard.models import MatchVoid
+from rooms import services as room_service
+
+from .conftest import T0, make_room, open_me
+
+
+def moderators_group() -> Group:
+    """The group the data migration made (made again after a transactional test flushed it)."""
+    if not Group.objects.filter(name="Moderators").exists():
+        from django.apps import apps
+
+        importlib.import_module("friends.migrations.0002_moderators_group").create_group(apps, None)
+    return Group.objects.get(name="Moderators")
+
+
+@pytest.fixture
+def moderator(make_user):
+    user = make_user("mona", is_staff=True)
+    user.groups.add(moderators_group())
+    return user
+
+
+def test_r9_the_moderators_group_holds_only_what_it_needs(db):
+    group = moderators_group()
+    perms = {f"{p.content_type.app_label}.{p.codename}" for p in group.permissions.all()}
+    assert perms == {
+        "friends.view_report",
+        "friends.view_moderatoraction",
+        "friends.add_moderatoraction",
+        "leaderboard.view_ledgerentry",
+        "leaderboard.view_matchvoid",
+        "leaderboard.add_matchvoid",
+        "games.view_match",
+    }
+    assert not any(p.startswith("accounts.") or p.startswith("auth.") for p in perms)
+
+
+@pytest.mark.django_db
+def test_r9_a_moderator_handles_a_report_end_to_end_in_the_admin(
+    client, moderator, alice, bob, charlie, dave
+):
+    assert not moderator.is_superuser
+    clock.set_now(T0)
+    room = make_room(alice, [bob], game="hokm2")
+    match = room_service.start(room, alice)
+    report = services.report(alice, "bob", "abuse", "insults in every trick", match.pk)
+    other = services.report(charlie, "bob", "stalling")
+    client.force_login(moderator)
+
+    queue = client.get("/admin/friends/report/")
+    assert queue.status_code == 200 and "bob" in queue.content.decode()
+    page = client.get(f"/admin/friends/report/{report.pk}/change/")
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert f"/admin/games/match/{match.pk}/change/" in html  # his recent matches
+    assert f"/admin/friends/report/{other.pk}/change/" in html  # his other reports
+    assert f"/admin/friends/report/{report.pk}/moderate/" in html
+
+    moderate = f"/admin/friends/report/{report.pk}/moderate/"
+    assert client.get(moderate).status_code == 200
+    response = client.post(moderate, {"action": "warn", "reason": "first warning"})
+    assert response.status_code == 302
+    response = client.post(moderate, {"action": "mute", "duration": "60", "reason": "reaction spam"})
+    assert response.status_code == 302
+    assert moderation.reactions_muted(bob)
+    response = client.post(moderate, {"action": "void", "match": match.pk, "reason": "abuse ruined it"})
+    assert response.status_code == 302
+    assert MatchVoid.objects.get(match=match).voided_by == moderator
+    response = client.post(moderate, {"action": "deactivate", "duration": "1440", "reason": "a day off"})
+    assert response.status_code == 302
+    bob.refresh_from_db()
+    assert not bob.is_active
+
+    actions = list(ModeratorAction.objects.filter(target=bob).order_by("pk"))
+    assert [a.kind for a in actions] == ["warn", "mute", "void", "deactivate"]
+    assert all(a.moderator == moderator and a.created_at == T0 and a.reason for a in actions)
+    assert actions[1].until == T0 + dt.timedelta(hours=1)
+    assert actions[2].match == match
+    assert actions[3].until == T0 + dt.timedelta(days=1)
+    assert Report.objects.get(pk=report.pk).status == Report.Status.HANDLED
+
+    # Time passes (the settable clock): the mute ends, then the deactivation.
+    clock.set_now(T0 + dt.timedelta(minutes=61))
+    assert not moderation.reactions_muted(bob)
+    assert moderation.lift_expired() == 0
+    clock.set_now(T0 + dt.timedelta(days=1, seconds=1))
+    assert moderation.lift_expired() == 1
+    bob.refresh_from_db()
+    assert bob.is_active
+
+
+@pytest.mark.django_db
+def test_r9_staff_outside_the_moderators_group_cannot_moderate(client, make_user, alice, bob):
+    staff = make_user("sam", is_staff=True)
+    report = services.report(alice, "bob", "cheating")
+    client.force_login(staff)
+    assert client.get(f"/admin/friends/report/{report.pk}/moderate/").status_code == 403
+    assert (
+        client.post(
+            f"/admin/friends/report/{report.pk}/moderate/", {"action": "deactivate", "reason": "x"}
+        ).status_code
+        == 403
+    )
+    bob.refresh_from_db()
+    assert bob.is_active
+
+
+@pytest.mark.django_db
+def test_r9_deactivation_for_good_has_no_end(moderator, alice):
+    clock.set_now(T0)
+    action = moderation.deactivate(alice, moderator, "for good")
+    assert action.until is None
+    clock.set_now(T0 + dt.timedelta(days=3650))
+    assert moderation.lift_expired() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(60)
+async def test_r9_a_player_deactivated_in_the_admin_is_thrown_out_of_his_live_table_at_once(
+    connect, async_client, moderator, alice, bob
+):
+    room = await sync_to_async(make_room)(alice, [bob], game="hokm2")
+    await sync_to_async(room_service.start)(room, alice)
+    report = await sync_to_async(services.report)(alice, "bob", "abuse")
+    bob_table = await connect(room, bob)
+    alice_table = await connect(room, alice)
+    bob_me, _ = await open_me(bob)
+
+    await sync_to_async(async_client.force_login)(moderator)
+    response = await async_client.post(
+        f"/admin/friends/report/{report.pk}/moderate/",
+        {"action": "deactivate", "duration": "", "reason": "for good"},
+    )
+    assert response.status_code == 302
+
+    closed = await bob_table.comm.receive_output(timeout=5)
+    while closed["type"] != "websocket.close":
+        closed = await bob_table.comm.receive_output(timeout=5)
+    assert closed["code"] == 4401
+    out = await bob_me.receive_output(timeout=5)
+    while out["type"] != "websocket.close":
+        out = await bob_me.receive_output(timeout=5)
+    assert out["code"] == 4401
+    # alice's socket stays open.
+    await alice_table.send({"type": "sync"})
+    assert await alice_table.wait_for(lambda f: f["type"] == "room")
+    assert (await sync_to_async(Match.objects.get)(room=room)).status == Match.Status.ACTIVE
