@@ -21,11 +21,12 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# Compiling the catalogues needs no service: run it as the embedded default.
 messages: $(STAMP)
-	$(PY) manage.py compiletranslations
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py compiletranslations
 
 migrate: $(STAMP)
-	$(PY) manage.py migrate --noinput
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py migrate --noinput
 
 # Embedded default: SQLite, in-memory channel layer, in-process deadlines;
 # DEBUG off with a secret generated once in db/ (`DEBUG=true make run` for the debug pages).

@@ -30,6 +30,7 @@ MESSAGES = {
     "confirm_required": _("Please confirm that you want to leave."),
     "sign_in": _("Sign in to take a seat."),
     "spectator": _("Spectators cannot do that."),
+    "muted": _("A moderator has muted your reactions for now."),
     "bad_rules": _("Those table rules are not valid."),
     # The engine's own codes (games/engine): what a player may run into at the table.
     "wrong_phase": _("That is not possible at this point of the game."),

@@ -36,6 +36,11 @@ REACTIONS = {
 (sent to the page: the table's JavaScript does not keep its own list)."""
 
 
+REACTION_GUARDS: list = []
+"""Callables ``guard(user) -> bool``: True refuses the user's reactions
+(``muted``). Apps above rooms register theirs (friends: a moderator's mute)."""
+
+
 def reaction_seconds() -> float:
     """R-5: the wait between two reactions of one player."""
     return float(settings.TABLE["REACTION_INTERVAL"])
@@ -268,6 +273,8 @@ def react(room: Room, user, reaction: str) -> int:
     seat = Seat.objects.filter(room=room, user=user).values_list("number", flat=True).first()
     if seat is None:
         raise PlayError("spectator")
+    if any(guard(user) for guard in REACTION_GUARDS):
+        raise PlayError("muted")
     interval = reaction_seconds()
     # cache.add is atomic (SET NX in Redis): only the first within the window wins.
     key = f"react:{room.code}:{user.pk}"
