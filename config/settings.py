@@ -100,6 +100,7 @@ INSTALLED_APPS = [
     "games",
     "leaderboard",
     "replays",
+    "school",
 ]
 
 MIDDLEWARE = [

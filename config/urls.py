@@ -19,6 +19,7 @@ urlpatterns = [
     path("rooms/", include("rooms.urls")),
     path("leaderboard/", include("leaderboard.urls")),
     path("replays/", include("replays.urls")),
+    path("school/", include("school.urls")),
     path("api/", include("leaderboard.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
