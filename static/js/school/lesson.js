@@ -54,7 +54,7 @@ function seats(scene) {
   for (const seat of [1, 2, 3, 4]) {
     const box = el.felt.querySelector(`[data-seat="${seat}"]`);
     const pickable = scene.kind === "seat" && !solved;
-    const tag = pickable ? "button.avatar.pick" : "div.avatar";
+    const tag = pickable ? "button.lavatar.pick" : "div.lavatar";
     const avatar = h(tag, {
       type: pickable ? "button" : null,
       "data-testid": `seat-${seat}`,
