@@ -105,7 +105,7 @@ function answers(scene) {
   const parts = [];
   if (scene.kind === "suit") {
     for (const s of ["S", "H", "D", "C"]) {
-      parts.push(h("button.btn.btn-ghost.suit-btn", {
+      parts.push(h("button.btn.btn-ghost.lsuit-btn", {
         type: "button", class: "HD".includes(s) ? "red" : "", "data-testid": `suit-${s}`, "data-answer": s,
         disabled: solved, onclick: () => answer(s),
       }, h("span.sym", { "aria-hidden": "true" }, SUIT_SYMBOL[s]), " ", T[`suit_${s}`]));
