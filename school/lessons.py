@@ -41,11 +41,17 @@ class Verdict:
     reveal: dict = field(default_factory=dict)  # what the table shows next (a played trick, legal cards)
 
     def as_json(self) -> dict:
-        return {"ok": self.ok, "code": self.code, "rule": self.rule, "message": self.message, "reveal": self.reveal}
+        return {
+            "ok": self.ok,
+            "code": self.code,
+            "rule": self.rule,
+            "message": self.message,
+            "reveal": self.reveal,
+        }
 
 
 def card_text(card: str) -> str:
-    """"Q♥", isolated so that it reads left to right inside Persian text."""
+    """ "Q♥", isolated so that it reads left to right inside Persian text."""
     return f"\u2066{RANK_TEXT.get(card[0], card[0])}{SUIT_SYMBOL[card[1]]}\u2069"
 
 
@@ -124,7 +130,9 @@ class Lesson:
 def _table_check(answer) -> Verdict:
     seat = _seat(answer)
     if seat == LEARNER:
-        return Verdict(False, "that_is_you", "C-2", _("That is you, at the bottom. Find the one who plays with you."))
+        return Verdict(
+            False, "that_is_you", "C-2", _("That is you, at the bottom. Find the one who plays with you.")
+        )
     if HOKM4.team_of(seat) != HOKM4.team_of(LEARNER):
         return Verdict(
             False,
@@ -136,7 +144,9 @@ def _table_check(answer) -> Verdict:
         True,
         "ok",
         "C-2",
-        _("Yes: your partner sits opposite you. You two win or lose together; the two beside you play against you."),
+        _(
+            "Yes: your partner sits opposite you. You two win or lose together; the two beside you play against you."
+        ),
         {"partner": partner(LEARNER, 4)},
     )
 
@@ -168,7 +178,9 @@ def _highest_step(cards: list[str], prompt) -> Step:
             False,
             "lower_card",
             "C-1",
-            _("%(card)s is lower than %(best)s. In every suit the ace is highest, then king, queen, jack, then 10 down to 2.")
+            _(
+                "%(card)s is lower than %(best)s. In every suit the ace is highest, then king, queen, jack, then 10 down to 2."
+            )
             % {"card": card_text(card), "best": card_text(best)},
             {"best": best},
         )
@@ -184,8 +196,12 @@ L2 = Lesson(
         "is highest, then king, queen and jack, then the numbers from 10 down to 2."
     ),
     [
-        _highest_step(["9H", "KH", "4H", "AH", "QH"], gettext_lazy("Which of these hearts is the highest? Click it.")),
-        _highest_step(["TS", "7S", "JS", "2S"], gettext_lazy("And of these spades? Careful with the 10 and the jack.")),
+        _highest_step(
+            ["9H", "KH", "4H", "AH", "QH"], gettext_lazy("Which of these hearts is the highest? Click it.")
+        ),
+        _highest_step(
+            ["TS", "7S", "JS", "2S"], gettext_lazy("And of these spades? Careful with the 10 and the jack.")
+        ),
     ],
 )
 
@@ -208,14 +224,23 @@ def _next_step(played: int, prompt) -> Step:
         seat = _seat(answer)
         turn = _l3_state(played)["turn"]  # the engine says whose turn it is
         if seat == turn:
-            return Verdict(True, "ok", "C-2", _("Yes. Play always moves to the right: counter-clockwise round the table."))
+            return Verdict(
+                True,
+                "ok",
+                "C-2",
+                _("Yes. Play always moves to the right: counter-clockwise round the table."),
+            )
         if seat in [s for s, _ in _l3_state(played)["trick"]]:
-            return Verdict(False, "already_played", "C-2", _("That player has already put his card on the table."))
+            return Verdict(
+                False, "already_played", "C-2", _("That player has already put his card on the table.")
+            )
         return Verdict(
             False,
             "wrong_direction",
             "C-2",
-            _("Not that way. Play goes to the right (counter-clockwise): after each player comes the one on his right."),
+            _(
+                "Not that way. Play goes to the right (counter-clockwise): after each player comes the one on his right."
+            ),
             {"turn": turn},
         )
 
@@ -255,12 +280,16 @@ def _draw_check(answer) -> Verdict:
     seat = _seat(answer)
     hakem = _draw()[0]["hakem"]  # the engine's ace draw (D-1)
     if seat == hakem:
-        return Verdict(True, "ok", "H4-1", _("Yes: the first ace went to him, so he is the hakem of the first round."))
+        return Verdict(
+            True, "ok", "H4-1", _("Yes: the first ace went to him, so he is the hakem of the first round.")
+        )
     return Verdict(
         False,
         "no_ace",
         "H4-1",
-        _("%(who)s got no ace. Cards are turned one by one, and the first player who gets an ace is the hakem.")
+        _(
+            "%(who)s got no ace. Cards are turned one by one, and the first player who gets an ace is the hakem."
+        )
         % {"who": seat_name(seat).capitalize()},
         {"hakem": hakem},
     )
@@ -428,7 +457,15 @@ L6 = Lesson(
         "If you have no card of the suit led, you may play a trump: that is cutting. Or you may throw away "
         "a card of another suit."
     ),
-    [Step("C-4", "hand", gettext_lazy("Hearts are trump. Clubs were led and you have none. Win the trick."), lambda: _scene(_l6_state()), _cut_check)],
+    [
+        Step(
+            "C-4",
+            "hand",
+            gettext_lazy("Hearts are trump. Clubs were led and you have none. Win the trick."),
+            lambda: _scene(_l6_state()),
+            _cut_check,
+        )
+    ],
 )
 
 
@@ -452,8 +489,12 @@ def _winner_step(hands, voids, trump, cards, prompt, why_wrong) -> Step:
         best = won["cards"][winning_index(won["cards"], trump)]
         if card == best:
             return Verdict(
-                True, "ok", "C-4", _("Yes: %(card)s wins, and %(who)s leads the next trick.") % {
-                    "card": card_text(best), "who": seat_name(won["seat"])}, {"winner": won["seat"]}
+                True,
+                "ok",
+                "C-4",
+                _("Yes: %(card)s wins, and %(who)s leads the next trick.")
+                % {"card": card_text(best), "who": seat_name(won["seat"])},
+                {"winner": won["seat"]},
             )
         return Verdict(
             False,
@@ -480,7 +521,9 @@ L7 = Lesson(
             "H",
             ["9S", "KS", "AD", "2S"],
             gettext_lazy("Hearts are trump. Which card wins this trick? Click it."),
-            gettext_lazy("%(card)s does not win. Spades were led and nobody cut, so the highest spade wins: %(best)s."),
+            gettext_lazy(
+                "%(card)s does not win. Spades were led and nobody cut, so the highest spade wins: %(best)s."
+            ),
         ),
         _winner_step(
             {2: ["AS"], 3: ["2H"], 4: ["KS"], 1: ["QS"]},
@@ -488,7 +531,9 @@ L7 = Lesson(
             "H",
             ["AS", "2H", "KS", "QS"],
             gettext_lazy("And this one? Hearts are trump."),
-            gettext_lazy("%(card)s does not win. Someone cut with a trump, so the highest trump wins: %(best)s."),
+            gettext_lazy(
+                "%(card)s does not win. Someone cut with a trump, so the highest trump wins: %(best)s."
+            ),
         ),
     ],
 )
@@ -509,7 +554,11 @@ def _round_state(hakem, tricks, score=(0, 0), kot=False, target=7, hands=None):
     rules = {"kot": kot, "target": target}
     # seat 2 leads the last trick: it won the previous one (C-4)
     state = position(
-        hakem=hakem, trump="H", hands=hands or _LAST, rules=rules, late={"tricks": tricks, "score": list(score)}
+        hakem=hakem,
+        trump="H",
+        hands=hands or _LAST,
+        rules=rules,
+        late={"tricks": tricks, "score": list(score)},
     )
     state = dict(state, turn=2, leader=2)
     return state
@@ -551,7 +600,9 @@ def _points_step(hakem, tricks, kot, prompt, teach) -> Step:
         "H4-5",
         "choice",
         prompt,
-        lambda: _round_scene(state(), _LAST_CARDS) | {"choices": [[n, localise_digits(n)] for n in (1, 2, 3)]},
+        lambda: (
+            _round_scene(state(), _LAST_CARDS) | {"choices": [[n, localise_digits(n)] for n in (1, 2, 3)]}
+        ),
         check,
     )
 
@@ -611,35 +662,47 @@ L8 = Lesson(
             1,
             [6, 3],
             False,
-            gettext_lazy("Your partner takes this trick: your side's seventh. How many rounds does your side get?"),
+            gettext_lazy(
+                "Your partner takes this trick: your side's seventh. How many rounds does your side get?"
+            ),
             gettext_lazy("Seven tricks win the round, and a won round counts one."),
         ),
         _points_step(
             1,
             [6, 0],
             True,
-            gettext_lazy("With the kot table rule on: seven tricks to none, and you are the hakem. How many rounds?"),
+            gettext_lazy(
+                "With the kot table rule on: seven tricks to none, and you are the hakem. How many rounds?"
+            ),
             gettext_lazy("Seven to none is kot: it counts two rounds instead of one."),
         ),
         _points_step(
             2,
             [6, 0],
             True,
-            gettext_lazy("Again seven to none, but this time the hakem sits on the side with no trick. How many rounds?"),
+            gettext_lazy(
+                "Again seven to none, but this time the hakem sits on the side with no trick. How many rounds?"
+            ),
             gettext_lazy("Kot against the hakem's own side is hakem kot: three rounds."),
         ),
         Step(
             "H4-6",
             "choice",
-            gettext_lazy("The match is played to seven rounds; your side has six. You win this round. Is the match over?"),
-            lambda: _round_scene(_round_state(1, [6, 3], score=(6, 5)), _LAST_CARDS)
-            | {"choices": [[True, _("Yes")], [False, _("No")]]},
+            gettext_lazy(
+                "The match is played to seven rounds; your side has six. You win this round. Is the match over?"
+            ),
+            lambda: (
+                _round_scene(_round_state(1, [6, 3], score=(6, 5)), _LAST_CARDS)
+                | {"choices": [[True, _("Yes")], [False, _("No")]]}
+            ),
             _match_check,
         ),
         Step(
             "H4-7",
             "seat",
-            gettext_lazy("You are the hakem, and the opponents take their seventh trick. Who is the next hakem?"),
+            gettext_lazy(
+                "You are the hakem, and the opponents take their seventh trick. Who is the next hakem?"
+            ),
             lambda: _round_scene(_round_state(1, [3, 6], hands=_LOST), _LOST_CARDS),
             _next_hakem_check,
         ),
@@ -736,7 +799,9 @@ L9 = Lesson(
         Step(
             "H4-X2",
             "hand",
-            gettext_lazy("At this table early play is on. It is not your turn yet: lay a card face down early."),
+            gettext_lazy(
+                "At this table early play is on. It is not your turn yet: lay a card face down early."
+            ),
             lambda: _scene(_l9_early_state(), rules_on=[str(pgettext_lazy("table rule", "Early play"))]),
             _early_check,
         ),

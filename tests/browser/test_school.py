@@ -34,7 +34,7 @@ def click_answer(page, value):
     elif len(value) == 1:
         page.locator(f"[data-testid=suit-{value}]").click()
     else:
-        page.locator(f"button.card[data-card={value}]").first.click()
+        page.locator(f"button.card[data-card='{value}']").first.click()
 
 
 def verdict(page):
@@ -54,7 +54,9 @@ def walk(player, lang, viewport_name):
             assert code != "ok" and named == rule, (number, i, code, named)
             if number in (5, 8, 9) and i == 0:
                 player.shot(f"school-{number}-mistake-{lang}-{viewport_name}")
-            page.evaluate("() => { const b = document.querySelector('[data-testid=feedback]'); b.removeAttribute('data-code'); }")
+            page.evaluate(
+                "() => { const b = document.querySelector('[data-testid=feedback]'); b.removeAttribute('data-code'); }"
+            )
             click_answer(page, right)
             code, named = verdict(page)
             assert (code, named) == ("ok", rule), (number, i)

@@ -76,7 +76,9 @@ def test_h4_x2_an_early_card_is_laid_face_down_and_not_shown():
     assert verdict.ok and verdict.reveal == {"played": "QC"}
 
 
-@pytest.mark.parametrize(("lesson", "step", "answer"), [(1, 0, 5), (1, 0, "3"), (2, 0, "AS"), (4, 1, "X"), (8, 0, True)])
+@pytest.mark.parametrize(
+    ("lesson", "step", "answer"), [(1, 0, 5), (1, 0, "3"), (2, 0, "AS"), (4, 1, "X"), (8, 0, True)]
+)
 def test_a_malformed_answer_is_no_verdict(lesson, step, answer):
     with pytest.raises(BadAnswer):
         check(lesson, step, answer)
@@ -84,7 +86,9 @@ def test_a_malformed_answer_is_no_verdict(lesson, step, answer):
 
 def post(client, number, step, answer):
     return client.post(
-        f"/school/{number}/check/", json.dumps({"step": step, "answer": answer}), content_type="application/json"
+        f"/school/{number}/check/",
+        json.dumps({"step": step, "answer": answer}),
+        content_type="application/json",
     )
 
 
@@ -115,12 +119,16 @@ def test_it_keeps_no_progress_for_a_visitor(client):
 @pytest.mark.django_db
 def test_it_brings_a_browsers_lessons_to_the_account(client, bob):
     client.force_login(bob)
-    response = client.post("/school/progress/", json.dumps({"done": [2, 5, 5, 42, "x"]}), content_type="application/json")
+    response = client.post(
+        "/school/progress/", json.dumps({"done": [2, 5, 5, 42, "x"]}), content_type="application/json"
+    )
     assert response.json() == {"done": [2, 5]}
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("body", [{"step": 9, "answer": 1}, {"step": "0", "answer": 1}, {"answer": 1}, {"step": 0, "answer": 7}])
+@pytest.mark.parametrize(
+    "body", [{"step": 9, "answer": 1}, {"step": "0", "answer": 1}, {"answer": 1}, {"step": 0, "answer": 7}]
+)
 def test_it_refuses_a_bad_request(client, body):
     response = client.post("/school/1/check/", json.dumps(body), content_type="application/json")
     assert response.status_code == 400
