@@ -9,12 +9,11 @@ The browser only draws scenes and sends answers; it knows no rule.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.templatetags.persian import localise_digits
 from games.engine import CHANCE, IllegalAction
