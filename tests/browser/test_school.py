@@ -43,12 +43,38 @@ def verdict(page):
     return box.get_attribute("data-code"), box.get_attribute("data-rule")
 
 
+SEATS_AS_DRAWN = """() => {
+  const felt = document.querySelector("[data-felt]");
+  return [1, 2, 3, 4].map((s) => {
+    const box = felt.querySelector(`:scope > .lseat[data-seat="${s}"]`);
+    const avatar = box.querySelector(`[data-testid=seat-${s}]`);
+    return {
+      button: !!avatar && avatar.tagName === "BUTTON",
+      hakem: !!box.querySelector(".hakem-mark"),
+      backs: box.querySelectorAll(".backs .card").length,
+    };
+  });
+}"""
+
+
+def check_seats(page, step):
+    """Every step draws its own seats, not the first step's (C-2, H4-7: the seat answers)."""
+    scene = json.loads(page.locator("#lesson-scenes").text_content())[step]
+    drawn = page.evaluate(SEATS_AS_DRAWN)
+    for seat, got in enumerate(drawn, start=1):
+        assert got["button"] == (scene["kind"] == "seat"), (step, seat, got)
+        assert got["hakem"] == (scene.get("hakem") == seat), (step, seat, got)
+        if not scene.get("draw") and seat != 1:
+            assert got["backs"] == min((scene.get("counts") or [0] * 4)[seat - 1], 5), (step, seat, got)
+
+
 def walk(player, lang, viewport_name):
     page = player.page
     for number, steps in WALK.items():
         player.goto(f"/school/{number}/")
         for i, (wrong, right, rule) in enumerate(steps):
             page.locator("[data-testid=prompt]").wait_for()
+            check_seats(page, i)
             click_answer(page, wrong)
             code, named = verdict(page)
             assert code != "ok" and named == rule, (number, i, code, named)

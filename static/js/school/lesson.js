@@ -22,6 +22,9 @@ const el = {
   doneNote: q("[data-done-note]"),
   stepCount: q("[data-step-count]"),
 };
+// The four seat boxes, fixed once: a bare [data-seat] query inside the felt would also match the
+// trick's tiles (.ltc[data-seat]) in the centre, which come before the right and bottom seats.
+const seatBox = Object.fromEntries([1, 2, 3, 4].map((s) => [s, el.felt.querySelector(`:scope > .lseat[data-seat="${s}"]`)]));
 const SEAT_NAME = { 1: T.you, 2: T.right, 3: T.partner, 4: T.left };
 const POS = { 1: "bottom", 2: "right", 3: "top", 4: "left" };
 const number = Number(root.dataset.number);
@@ -52,7 +55,7 @@ function bar(scene) {
 
 function seats(scene) {
   for (const seat of [1, 2, 3, 4]) {
-    const box = el.felt.querySelector(`[data-seat="${seat}"]`);
+    const box = seatBox[seat];
     const pickable = scene.kind === "seat" && !solved;
     const tag = pickable ? "button.lavatar.pick" : "div.lavatar";
     const avatar = h(tag, {
