@@ -61,6 +61,7 @@ def _strings() -> dict:
         "target": _("Match to"),
         "kot": _("Kot rule on"),
         "rules_on": _("Table rule on"),
+        "middle": _("The middle card"),
         "step": _("Step %(n)s of %(total)s"),
         "right_answer": _("Right!"),
         "wrong_answer": _("Not quite."),

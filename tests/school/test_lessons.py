@@ -5,11 +5,16 @@ H4-1, H4-2, H4-5, H4-6, H4-7, H4-X1, H4-X2)."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.utils import translation
 
 from school.lessons import LESSONS, BadAnswer, check
 from school.models import LessonProgress
+from school.views import _strings
 
 # (lesson, step, right answer, wrong answer, the wrong answer's code, rule id)
 CASES = [
@@ -146,3 +151,21 @@ def test_each_lesson_page_shows_its_scenes(client, number):
 def test_there_is_no_tenth_lesson(client):
     assert client.get("/school/10/").status_code == 404
     assert client.post("/school/10/check/", "{}", content_type="application/json").status_code == 404
+
+
+def test_the_lesson_script_finds_every_word_it_writes():
+    """lesson.js writes T.<key> beside the seats, the bar and the middle card (H4-X1): every key is served."""
+    script = (Path(settings.BASE_DIR) / "static/js/school/lesson.js").read_text(encoding="utf-8")
+    used = set(re.findall(r"\bT\.([a-z_]+)", script)) | {f"suit_{s}" for s in "SHDC"}
+    assert used - set(_strings()) == set()
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_the_lesson_words_are_translated(lang):
+    """The seats, hakem and middle card (H4-X1) are named in the page's language, not left in English."""
+    with translation.override(lang):
+        words = _strings()
+    if lang == "fa":
+        assert words["middle"] == "کارت وسط" and words["hakem"] == "حاکم"
+    else:
+        assert words["middle"] == "The middle card"
