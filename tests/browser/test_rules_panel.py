@@ -37,7 +37,9 @@ def test_r_8_the_rules_panel_opens_over_a_live_table_and_closes_back_to_it(peopl
     frame = page.frame_locator("[data-testid=rules-panel] iframe")
     frame.locator("[data-testid=room-rules]").wait_for()
     frame.locator("[data-testid=glossary]").wait_for()
-    assert frame.locator("[data-cards] .card.face").count() >= 7  # the table's card faces, drawn by the page
+    # The table's card faces, drawn by the page's own script once it has loaded.
+    faces = frame.locator("[data-cards] .card.face")
+    wait_until(lambda: faces.count() >= 7, message="the rules page's card faces")
     # The clock keeps running while the rules are open (the game is not paused).
     before = clock_seconds(page)
     wait_until(
