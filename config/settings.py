@@ -143,6 +143,7 @@ INSTALLED_APPS = [
     "games",
     "leaderboard",
     "replays",
+    "school",
 ]
 
 MIDDLEWARE = [

@@ -11,6 +11,7 @@ from django.db import connection
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
+from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from games import engine
 
@@ -24,6 +25,27 @@ def home(request):
     return render(request, "home.html", {"games": engine.GAMES, "open_tables": open_tables})
 
 
+def _table_rules(code: str, base: str):
+    """The room's own table rules, each marked where it differs from the usual (R-8).
+
+    Returns (room, {rule name: item}) or (None, {}) for an unknown room or another game."""
+    from rooms.forms import choice_label, rule_items
+    from rooms.models import Room
+
+    room = Room.objects.filter(code=code).first() if code else None
+    if room is None or room.game.rstrip("24") != base:
+        return None, {}
+    spec = engine.get(room.game).RULE_OPTIONS
+    table = {}
+    for item in rule_items(room.game, room.rules):
+        default = spec[item["name"]]["default"]
+        item["differs"] = item["value"] != default
+        item["usual"] = choice_label(item["name"], default, (room.rules or {}).get("jokers"))
+        table[item["name"]] = item
+    return room, table
+
+
+@xframe_options_sameorigin  # R-8: the table opens this page in its own panel (same site only)
 def rules(request, game: str | None = None):
     game = game or "hokm"
     base = game.rstrip("24")
@@ -33,7 +55,21 @@ def rules(request, game: str | None = None):
     # R-8: the rules open in place; "back" returns to the same table (only our own rooms).
     if not back.startswith("/rooms/"):
         back = ""
-    return render(request, f"rules/{base}.html", {"section": base, "back": back})
+    room, table = _table_rules(request.GET.get("room", ""), base)
+    embed = request.GET.get("embed") == "1"
+    return render(
+        request,
+        f"rules/{base}.html",
+        {
+            "section": base,
+            "game": game if game in engine.GAMES else RULE_SECTIONS[base][0],
+            "back": back,
+            "room": room,
+            "table": table,
+            "embed": embed,
+            "layout": "rules/_embed.html" if embed else "base.html",
+        },
+    )
 
 
 def _check_database() -> None:

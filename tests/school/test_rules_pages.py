@@ -1,0 +1,60 @@
+"""The rules pages for players (R-8): card pictures, the room's own table
+rules marked where they differ (H4-5 kot, H4-6 target, H4-X1, SH-1), the
+glossary, and the embedded page the table opens in its panel."""
+
+from __future__ import annotations
+
+import pytest
+
+from rooms.models import Room
+
+
+@pytest.fixture
+def kot_room(alice):
+    # H4-5 kot on (usually off), H4-6 target 3 (usually 7), H4-X1 middle card off (usually on).
+    return Room.objects.create(
+        game="hokm4", creator=alice, rules={"kot": True, "target": 3, "middle_card": False}, code="kotroom1"
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["hokm", "hokm4", "hokm2", "shelem4", "shelem2", "bridge"])
+def test_r_8_every_rules_page_has_card_pictures_and_the_glossary(client, game):
+    html = client.get(f"/rules/{game}/").content.decode()
+    assert 'data-testid="glossary"' in html and "data-cards=" in html
+    assert "js/rules/card_pictures.js" in html
+    assert 'data-testid="room-rules"' not in html  # no room named: no table box
+
+
+@pytest.mark.django_db
+def test_h4_5_h4_6_h4_x1_the_rooms_rules_are_marked_where_they_differ(client, kot_room):
+    html = client.get("/rules/hokm/?room=kotroom1").content.decode()
+    assert 'data-testid="room-rules"' in html
+    for name in ("kot", "target", "middle_card"):
+        assert f'data-testid="differs-{name}"' in html
+    for name in ("early_play", "lead_run", "ace_partners", "turn_seconds"):
+        assert f'data-testid="differs-{name}"' not in html
+    assert 'class="at-table differs" data-at-table="kot"' in html
+    assert 'class="at-table" data-at-table="early_play"' in html
+
+
+@pytest.mark.django_db
+def test_sh_1_a_shelem_room_with_jokers_is_marked(client, alice):
+    Room.objects.create(game="shelem4", creator=alice, rules={"jokers": True}, code="jokers12")
+    html = client.get("/rules/shelem4/?room=jokers12").content.decode()
+    assert 'data-testid="differs-jokers"' in html and 'data-testid="differs-cap"' not in html
+
+
+@pytest.mark.django_db
+def test_a_room_of_another_game_or_no_room_shows_no_table_box(client, kot_room):
+    assert 'data-testid="room-rules"' not in client.get("/rules/shelem/?room=kotroom1").content.decode()
+    assert 'data-testid="room-rules"' not in client.get("/rules/hokm/?room=nosuch").content.decode()
+
+
+@pytest.mark.django_db
+def test_r_8_the_embedded_page_may_be_framed_by_our_own_table_only(client, kot_room):
+    response = client.get("/rules/hokm4/?room=kotroom1&embed=1")
+    assert response.headers["X-Frame-Options"] == "SAMEORIGIN"
+    html = response.content.decode()
+    assert 'class="topbar"' not in html and 'data-testid="room-rules"' in html
+    assert 'class="topbar"' in client.get("/rules/hokm4/").content.decode()
