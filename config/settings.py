@@ -54,7 +54,10 @@ def database_from_url(url: str) -> dict:
         "PASSWORD": unquote(parsed.password or ""),
         "HOST": parsed.hostname or "",
         "PORT": str(parsed.port or ""),
-        "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 0),
+        # Issue 13: a connection is kept per worker thread and checked before
+        # reuse, instead of a new PostgreSQL connection per database call.
+        "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 300),
+        "CONN_HEALTH_CHECKS": True,
         "ATOMIC_REQUESTS": False,
         "TEST": {"NAME": env_str("TEST_DATABASE_NAME", "") or None},
     }
@@ -265,6 +268,12 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Issue 14: a Redis restart must not end the worker. Retry the broker for
+# ever, and do not let a lost connection cancel the tasks being run (the
+# kombu failure on broker loss that ended the worker came from there).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "takhteh")
 SWEEP_SECONDS = float(env_str("SWEEP_SECONDS", "10"))
@@ -357,6 +366,11 @@ TABLE = {
     # Multiplies every turn's time (C-8); below 1 only to speed up tests and demos.
     "TURN_SCALE": float(env_str("TURN_SCALE", "1")),
     "MAX_FRAME_BYTES": 4096,
+    # Production deadlines: how often the workers' ticker looks for due turns (issue 13).
+    "TICK_SECONDS": float(env_str("TICK_SECONDS", "0.1")),
+    # Database calls of the table's sockets run on this many threads per
+    # Daphne process (the row lock serialises each match; tables run in parallel).
+    "DB_THREADS": int(env_str("DB_THREADS", "8")),
     "FRAME_BURST": 40,  # frames a connection may send at once ...
     "FRAME_RATE": 8.0,  # ... and per second after that
 }

@@ -6,10 +6,11 @@ arranges for the handler registered by the games app (``services.expire``)
 to run at ``when``; the handler acts only if the match still has that
 version, so a duplicate or a late timer does nothing.
 
-Production (``DEADLINES=celery``): the Celery task ``games.tasks.expire_turn``
-with an ETA, sent by name (this module imports neither the tasks nor the
-services). Embedded default: an asyncio timer on the Daphne process's loop.
-Both are backed by the sweep, which plays whatever is overdue.
+Production (``DEADLINES=celery``): the ticker in every Celery worker reads
+the due deadlines from the database (games/ticker.py); nothing is queued
+per move. Embedded default: an asyncio timer on the Daphne process's loop.
+Both are backed by the sweep, which plays whatever is overdue. This module
+imports neither the tasks nor the services.
 """
 
 from __future__ import annotations
@@ -65,11 +66,12 @@ def backend() -> str:
 
 
 def schedule(match_id: int, version: int, when: datetime) -> None:
-    """Arrange for ``expire(match_id, version)`` at ``when``. Called after commit."""
-    if backend() == "celery":
-        from celery import current_app
+    """Arrange for ``expire(match_id, version)`` at ``when``. Called after commit.
 
-        current_app.send_task("games.tasks.expire_turn", (match_id, version), eta=when)
+    Production: nothing to send. The deadline is in the match row, committed
+    with the action, and the Celery workers' ticker (games/ticker.py) reads
+    the due ones; no broker publish on a move's path (issue 13)."""
+    if backend() == "celery":
         return
     _schedule_inprocess(match_id, version, when)
 

@@ -23,11 +23,11 @@ class Match(models.Model):
     rules = models.JSONField(default=dict)
     state = models.JSONField(default=dict)
     version = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     practice = models.BooleanField(default=False, help_text=_("A bot took part (L-2)."))
     players = models.JSONField(default=list, help_text=_("Who sat where: [{seat, user_id, username, bot}]"))
     deadlines = models.JSONField(default=dict, help_text=_("Seat -> epoch seconds when its time runs out."))
-    next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    next_deadline = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     leaver_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
@@ -36,6 +36,14 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["-id"]
+        indexes = [
+            # Issue 13: the deadline ticker's and the sweep's question ("which
+            # active matches are due?") over active matches only, so the index
+            # stays as small as the number of live tables, however many
+            # matches ever were. No index on status: the room's foreign key
+            # finds a room's active match.
+            models.Index(fields=["next_deadline"], condition=models.Q(status="active"), name="games_match_due"),
+        ]
 
     def __str__(self):
         return f"{self.game} match #{self.pk}"

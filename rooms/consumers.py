@@ -10,8 +10,9 @@ play service's transaction; the match id is already known here), and a
 frame going out is none: the frames of a version were built inside its
 transaction and arrive as text over the layer. Channels' own per-message
 ``close_old_connections`` hop is skipped (``dispatch``): every database
-call of this consumer runs inside ``database_sync_to_async``, which closes
-stale connections itself.
+call of this consumer runs through ``rooms.db.db``, which closes stale
+connections itself, on a pool of threads (one connection each) so that
+many tables' actions run in parallel.
 
 Groups (rooms/broadcast.py): every connection joins its room's group and,
 when signed in, its player group of the room and the user's group; it is in
@@ -26,7 +27,6 @@ import time
 import uuid
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
@@ -39,6 +39,7 @@ from games.errors import PlayError
 from games.models import Match
 
 from . import broadcast, presence, protocol
+from .db import db
 from . import services as room_service
 from .models import Room, Seat
 
@@ -67,7 +68,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.conn_id = uuid.uuid4().hex
         self.who = self._identity()
         self.seat_number = None
-        hello = await database_sync_to_async(self._hello)()
+        hello = await db(self._hello)()
         if hello is None:
             await self.close(code=CLOSE_NO_ROOM)
             return
@@ -81,7 +82,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._set_public(not hello["player"])
         await self.accept()
         await self._send_hello(hello)
-        await database_sync_to_async(self._present)(True)
+        await db(self._present)(True)
 
     async def disconnect(self, code):
         if self.room_id is None:
@@ -92,7 +93,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.uid is not None:
             await layer.group_discard(broadcast.player_group(self.room_id, self.uid), self.channel_name)
             await layer.group_discard(user_group(self.uid), self.channel_name)
-        await database_sync_to_async(self._gone)()
+        await db(self._gone)()
 
     # --- who is this ---------------------------------------------------------------
 
@@ -162,7 +163,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_json(state)
 
     async def _resync(self) -> None:
-        hello = await database_sync_to_async(self._hello)(self.room_id)
+        hello = await db(self._hello)(self.room_id)
         if hello is not None:
             await self._set_public(not hello["player"])
             await self._send_hello(hello)
@@ -222,7 +223,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self._resync()
 
     async def on_ping(self, frame):
-        version = await database_sync_to_async(self._beat)()
+        version = await db(self._beat)()
         await self.send_json({"type": "pong", "match": self.match_id, "v": version})
 
     def _beat(self) -> int | None:
@@ -245,7 +246,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def on_act(self, frame):
         self._need_user()
         action = frame.action.model_dump()
-        outcome = await database_sync_to_async(self._play)(action, frame.seat, frame.v)
+        outcome = await db(self._play)(action, frame.seat, frame.v)
         await self.send_json(
             {"type": "ack", "ref": frame.ref, "match": outcome.match_id, "v": outcome.version}
         )
@@ -272,38 +273,38 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def on_react(self, frame):
         self._need_user()
-        await database_sync_to_async(self._room_action)(room_service.react, frame.reaction)
+        await db(self._room_action)(room_service.react, frame.reaction)
 
     async def on_sit(self, frame):
         self._need_user()
-        await database_sync_to_async(self._room_action)(room_service.sit, frame.seat)
+        await db(self._room_action)(room_service.sit, frame.seat)
         await self._resync()
 
     async def on_stand(self, frame):
         self._need_user()
-        await database_sync_to_async(self._room_action)(room_service.stand)
+        await db(self._room_action)(room_service.stand)
         await self._resync()
 
     async def on_ready(self, frame):
         self._need_user()
-        await database_sync_to_async(self._room_action)(room_service.set_ready, frame.ready)
+        await db(self._room_action)(room_service.set_ready, frame.ready)
 
     async def on_bot(self, frame):
         self._need_user()
-        await database_sync_to_async(self._room_action)(room_service.set_bot, frame.seat, frame.bot)
+        await db(self._room_action)(room_service.set_bot, frame.seat, frame.bot)
 
     async def on_start(self, frame):
         self._need_user()
-        await database_sync_to_async(self._room_action)(room_service.start)
+        await db(self._room_action)(room_service.start)
 
     async def on_rematch(self, frame):
         self._need_user()
-        await database_sync_to_async(self._room_action)(room_service.rematch, frame.agree)
+        await db(self._room_action)(room_service.rematch, frame.agree)
 
     async def on_leave(self, frame):
         self._need_user()
         try:
-            result = await database_sync_to_async(self._room_action)(room_service.leave, frame.confirm)
+            result = await db(self._room_action)(room_service.leave, frame.confirm)
         except PlayError as exc:
             if exc.code == "confirm_required":
                 await self.send_json(

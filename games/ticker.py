@@ -1,0 +1,102 @@
+"""The deadline ticker (production, ``DEADLINES=celery``): the due turns are
+read from the database, not queued one task per move.
+
+Every accepted action writes its next deadline into the match row
+(``next_deadline``, in the same transaction). A ticker runs in each Celery
+worker process: every ``interval`` seconds it asks for the active matches
+whose deadline has come (a partial index keeps that question small however
+many matches ever were) and hands each to ``services.expire`` on a small
+thread pool, so a bot that thinks does not hold up another table's clock.
+``expire`` is idempotent by version and serialised by the row lock, so two
+workers (or a worker and the beat's sweep) finding the same deadline apply
+it once. Nothing is published to the broker on a move's request path.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from django.db import close_old_connections
+
+from . import clock
+
+log = logging.getLogger(__name__)
+
+
+def due(limit: int = 200) -> list[tuple[int, int]]:
+    """(match id, version) of the active matches whose deadline has come, oldest first."""
+    from .models import Match
+
+    return list(
+        Match.objects.filter(status=Match.Status.ACTIVE, next_deadline__lte=clock.now_dt())
+        .order_by("next_deadline")
+        .values_list("pk", "version")[:limit]
+    )
+
+
+class Ticker:
+    def __init__(self, interval: float = 0.1, workers: int = 4):
+        self.interval = interval
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="deadline")
+        self.inflight: dict[int, int] = {}
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.run, name="deadline-ticker", daemon=True)
+
+    def start(self) -> Ticker:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.thread.join(5)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def tick(self) -> int:
+        """One look at the due deadlines; returns how many were handed out."""
+        handed = 0
+        for match_id, version in due():
+            with self.lock:
+                if self.inflight.get(match_id) == version:
+                    continue  # already being played
+                self.inflight[match_id] = version
+            self.pool.submit(self._expire, match_id, version)
+            handed += 1
+        return handed
+
+    def run(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                close_old_connections()
+                self.tick()
+            except Exception:  # noqa: BLE001 - a broken database must not kill the ticker
+                log.exception("deadline ticker")
+                self.stopped.wait(1.0)
+            self.stopped.wait(self.interval)
+
+    def _expire(self, match_id: int, version: int) -> None:
+        from . import services
+
+        try:
+            close_old_connections()
+            services.expire(match_id, version)
+        except Exception:  # noqa: BLE001
+            log.exception("deadline of match %s v%s failed", match_id, version)
+        finally:
+            with self.lock:
+                if self.inflight.get(match_id) == version:
+                    del self.inflight[match_id]
+            close_old_connections()
+
+
+_running: Ticker | None = None
+
+
+def start_in_process(interval: float = 0.1) -> Ticker:
+    """Start this process's ticker once (the Celery worker calls it when ready)."""
+    global _running
+    if _running is None:
+        _running = Ticker(interval=interval).start()
+    return _running
