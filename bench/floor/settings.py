@@ -14,7 +14,9 @@ CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {
-            "hosts": [{"address": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), "max_connections": 500}],
+            "hosts": [
+                {"address": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), "max_connections": 500}
+            ],
             "prefix": "bench-floor",
         },
     }

@@ -1,0 +1,602 @@
+"""Load: many live Hokm tables of real accounts, beside the bare Channels floor (issue 13).
+
+    python bench/load.py --tables 200 --think 2-5 --duration 600
+    python bench/load.py --tables 20 --think 0 --duration 60          # saturation
+    python bench/load.py --tables 200 --think 2-5 --processes 2       # two Daphne processes
+    python bench/load.py --url http://127.0.0.1:8000 ...              # a site already running
+
+It starts the site in production mode (PostgreSQL, Redis, Daphne and a
+Celery worker with the deadline ticker) on a database of its own, creates
+the tables in bulk (accounts, sessions, rooms, seats; every match started
+through the play service), connects every seat with its own WebSocket
+client over loopback and plays legal moves after a random think time. For
+every move it records the time from sending the action until every seat of
+that table has a frame of the new version. In the same run it starts the
+floor (``bench/floor``: a consumer that broadcasts what it receives to a
+four-socket group, no database) and drives it with the same client, the
+same number of tables and the same think times. The last line is exactly:
+
+    load tables=T think=A-Bs: moves/s=M p50_ms=X p99_ms=Y floor_p50_ms=F ratio_p50=R stalls=S errors=E
+
+A table is stalled when it made no move for the longest think time plus
+the round pause plus 5 s; errors are error frames, failed connections and
+dropped sockets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+BIN = Path(sys.executable).parent
+ROUND_PAUSE = 1.0
+
+
+# --- processes -----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def raise_fd_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def site_env(args) -> dict:
+    return {
+        **os.environ,
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": args.redis_url,
+        "SECRET_KEY": "bench-load-secret-key-not-for-a-real-site-0123456789abcdef",
+        "SITE_HTTPS": "false",
+        "DEBUG": "false",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DEADLINES": "celery",
+        "ROUND_PAUSE": str(ROUND_PAUSE),
+        "CHANNEL_PREFIX": f"bench{os.getpid()}",
+        "CACHE_PREFIX": f"bench{os.getpid()}",
+        "CELERY_QUEUE": f"bench{os.getpid()}",
+        "LOG_LEVEL": "ERROR",
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+def wait_http(url: str, timeout: float = 60) -> None:
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.status < 500:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"nothing answers at {url}")
+
+
+class Procs:
+    def __init__(self, logdir: Path):
+        self.procs: list[tuple[str, subprocess.Popen]] = []
+        self.logdir = logdir
+        logdir.mkdir(parents=True, exist_ok=True)
+
+    def start(self, name: str, cmd: list[str], env: dict) -> subprocess.Popen:
+        log = (self.logdir / f"{name}.log").open("w")
+        proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=raise_fd_limit,
+        )
+        self.procs.append((name, proc))
+        return proc
+
+    def rss_mb(self, name_prefix: str) -> float:
+        total = 0
+        for name, proc in self.procs:
+            if name.startswith(name_prefix):
+                total += _rss_tree(proc.pid)
+        return total / 1024
+
+    def stop(self) -> None:
+        for _name, proc in self.procs:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+        for _name, proc in self.procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _rss_tree(pid: int) -> int:
+    """RSS of a process and its children (a Celery worker's pool), in KiB."""
+    total = _rss_kb(pid)
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    return total + sum(_rss_tree(int(c)) for c in children)
+
+
+# --- the site's tables -----------------------------------------------------------------------
+
+
+def prepare(tables: int, out: Path) -> None:
+    """(in a subprocess with the site's settings) bulk-create accounts,
+    sessions and rooms, start every match, write the tables to ``out``."""
+    import django
+
+    django.setup()
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+    from django.utils.crypto import get_random_string
+
+    from accounts.models import Profile
+    from rooms import services as room_service
+    from rooms.models import Room, Seat
+
+    User = get_user_model()
+    run = get_random_string(5, "abcdefghijkmnpqrstuvwxyz")
+    password = make_password("bench-password")
+    users = User.objects.bulk_create(
+        [User(username=f"{run}{i}", username_key=f"{run}{i}", password=password) for i in range(tables * 4)]
+    )
+    Profile.objects.bulk_create([Profile(user=u) for u in users], ignore_conflicts=True)
+    store = SessionStore()
+    expire = timezone.now() + timedelta(days=1)
+    keys, sessions = [], []
+    for user in users:
+        key = get_random_string(32)
+        data = {
+            SESSION_KEY: str(user.pk),
+            BACKEND_SESSION_KEY: settings.AUTHENTICATION_BACKENDS[0],
+            HASH_SESSION_KEY: user.get_session_auth_hash(),
+        }
+        sessions.append(Session(session_key=key, session_data=store.encode(data), expire_date=expire))
+        keys.append(key)
+    Session.objects.bulk_create(sessions)
+    rules = {"middle_card": False, "turn_seconds": 60}
+    rooms = Room.objects.bulk_create(
+        [Room(game="hokm4", rules=rules, creator=users[4 * t], is_private=True) for t in range(tables)]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(room=room, number=n, user=users[4 * t + n - 1], ready=True)
+            for t, room in enumerate(rooms)
+            for n in range(1, 5)
+        ]
+    )
+    for t, room in enumerate(rooms):
+        room_service.start(room, users[4 * t])
+    out.write_text(
+        json.dumps([{"code": r.code, "sessions": keys[4 * t : 4 * t + 4]} for t, r in enumerate(rooms)])
+    )
+
+
+def reset_database(url: str) -> None:
+    from urllib.parse import urlparse
+
+    import psycopg
+
+    parsed = urlparse(url)
+    name = parsed.path.lstrip("/")
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+# --- the client --------------------------------------------------------------------------------
+
+
+class Stats:
+    def __init__(self):
+        self.latencies: list[float] = []
+        self.moves = 0
+        self.errors: dict[str, int] = {}
+        self.stalled: set[int] = set()
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+class Table:
+    def __init__(self, index: int, stats: Stats, think: tuple[float, float], rng: random.Random):
+        self.index = index
+        self.stats = stats
+        self.think = think
+        self.rng = rng
+        self.sockets: list = [None] * 4
+        self.seen = [-1] * 4
+        self.match = None
+        self.pending: tuple[float, int] | None = None  # (sent at, version sent)
+        self.acting_for: tuple | None = None
+        self.rematched: set = set()
+        self.progress = time.monotonic()
+        self.running = True
+
+    async def think_then(self, coro_fn):
+        low, high = self.think
+        if high > 0:
+            await asyncio.sleep(self.rng.uniform(low, high))
+        await coro_fn()
+
+    def frame(self, seat: int, text: str) -> None:
+        frame = json.loads(text)
+        kind = frame.get("type")
+        if kind == "error":
+            self.stats.error(frame.get("code", "?"))
+            if self.pending and frame.get("code") == "stale_version":
+                self.pending = None
+            return
+        if kind != "state":
+            return
+        if frame["match"] != self.match:
+            self.match, self.seen, self.pending, self.acting_for = frame["match"], [-1] * 4, None, None
+        self.seen[seat] = max(self.seen[seat], frame["v"])
+        if self.pending and min(self.seen) > self.pending[1]:
+            self.stats.latencies.append(time.perf_counter() - self.pending[0])
+            self.stats.moves += 1
+            self.pending = None
+            self.progress = time.monotonic()
+        if not self.running:
+            return
+        if frame["status"] == "finished" and (self.match, seat) not in self.rematched:
+            self.rematched.add((self.match, seat))
+            asyncio.ensure_future(self.send(seat, {"type": "rematch", "agree": True}))
+            return
+        legal = frame["view"].get("legal") or []
+        key = (frame["match"], frame["v"])
+        if frame["status"] == "active" and legal and frame["v"] == self.seen[seat] and self.acting_for != key:
+            self.acting_for = key
+            action = self.rng.choice(legal)
+
+            async def act(v=frame["v"]):
+                if self.seen[seat] != v or not self.running:
+                    return  # the table moved on meanwhile (a clock's move)
+                self.pending = (time.perf_counter(), v)
+                await self.send(seat, {"type": "act", "action": action, "v": v})
+
+            asyncio.ensure_future(self.think_then(act))
+
+    async def send(self, seat: int, frame: dict) -> None:
+        ws = self.sockets[seat]
+        if ws is not None:
+            try:
+                await ws.send(json.dumps(frame))
+            except Exception:  # noqa: BLE001 - counted as an error of the table
+                self.stats.error("send_failed")
+
+
+class FloorTable(Table):
+    """The same client against the floor: one message per move, rotating among the seats."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.seq = 0
+        self.turn = 0
+
+    def frame(self, seat: int, text: str) -> None:
+        frame = json.loads(text)
+        self.seen[seat] = max(self.seen[seat], frame["seq"])
+        if self.pending and min(self.seen) >= self.pending[1]:
+            self.stats.latencies.append(time.perf_counter() - self.pending[0])
+            self.stats.moves += 1
+            self.pending = None
+            self.progress = time.monotonic()
+            self.start_next()
+
+    def start_next(self) -> None:
+        if not self.running:
+            return
+        self.seq += 1
+        self.turn = (self.turn + 1) % 4
+        seq, turn = self.seq, self.turn
+
+        async def act():
+            self.pending = (time.perf_counter(), seq)
+            await self.send(turn, {"seq": seq, "from": turn, "pad": "x" * 64})
+
+        asyncio.ensure_future(self.think_then(act))
+
+
+async def connect_all(tables, urls_for, headers_for, stats, concurrency=64) -> float:
+    import websockets
+
+    gate = asyncio.Semaphore(concurrency)
+    started = time.perf_counter()
+    ready = []
+
+    async def one(table, seat):
+        async with gate:
+            try:
+                ws = await websockets.connect(
+                    urls_for(table, seat),
+                    additional_headers=headers_for(table, seat),
+                    max_size=2**22,
+                    open_timeout=120,
+                    ping_interval=None,
+                    close_timeout=1,
+                )
+            except Exception as exc:  # noqa: BLE001
+                stats.error(f"connect:{type(exc).__name__}")
+                return
+        table.sockets[seat] = ws
+        ready.append(asyncio.ensure_future(reader(table, seat, ws, stats)))
+
+    await asyncio.gather(*(one(t, s) for t in tables for s in range(4)))
+    return time.perf_counter() - started
+
+
+async def reader(table, seat, ws, stats):
+    try:
+        async for text in ws:
+            table.frame(seat, text)
+    except Exception:  # noqa: BLE001
+        if table.running:
+            stats.error("socket_dropped")
+
+
+async def drive(tables, stats: Stats, duration: float, stall_after: float, heartbeat: float | None) -> float:
+    started = time.monotonic()
+    for t in tables:
+        t.progress = started
+    while time.monotonic() - started < duration:
+        await asyncio.sleep(1.0)
+        now = time.monotonic()
+        for t in tables:
+            if now - t.progress > stall_after:
+                stats.stalled.add(t.index)
+        if heartbeat and int(now - started) % int(heartbeat) == 0:
+            for t in tables:
+                for seat in range(4):
+                    await t.send(seat, {"type": "ping"})
+    for t in tables:
+        t.running = False
+    return time.monotonic() - started
+
+
+async def close_all(tables):
+    await asyncio.gather(
+        *(ws.close() for t in tables for ws in t.sockets if ws is not None), return_exceptions=True
+    )
+
+
+def percentile(values, q) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, round(q / 100 * (len(values) - 1))))
+    return values[k]
+
+
+def summary(name: str, stats: Stats, elapsed: float) -> dict:
+    ms = [v * 1000 for v in stats.latencies]
+    out = {
+        "moves": stats.moves,
+        "moves_s": stats.moves / elapsed if elapsed else 0,
+        "p50": percentile(ms, 50),
+        "p90": percentile(ms, 90),
+        "p99": percentile(ms, 99),
+        "max": max(ms) if ms else float("nan"),
+        "stalls": len(stats.stalled),
+        "errors": sum(stats.errors.values()),
+    }
+    print(
+        f"{name:6} moves={out['moves']} moves/s={out['moves_s']:.1f} p50={out['p50']:.1f} p90={out['p90']:.1f} "
+        f"p99={out['p99']:.1f} max={out['max']:.1f} ms stalls={out['stalls']} errors={stats.errors or 0}",
+        flush=True,
+    )
+    return out
+
+
+# --- the runs ------------------------------------------------------------------------------
+
+
+async def run_floor(args, think) -> dict:
+    procs = Procs(Path(args.logs))
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": args.redis_url, "DJANGO_SETTINGS_MODULE": "bench.floor.settings"}
+    try:
+        procs.start(
+            "floor",
+            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "bench.floor.asgi:application"],
+            env,
+        )
+        wait_http(f"http://127.0.0.1:{port}/")
+        stats = Stats()
+        rng = random.Random(1)
+        tables = [FloorTable(i, stats, think, rng) for i in range(args.tables)]
+        await connect_all(
+            tables, lambda t, s: f"ws://127.0.0.1:{port}/ws/floor/t{t.index}/", lambda t, s: {}, stats
+        )
+        for t in tables:
+            t.start_next()
+        elapsed = await drive(tables, stats, args.duration, think[1] + 5, None)
+        out = summary("floor", stats, elapsed)
+        out["rss_mb"] = procs.rss_mb("floor")
+        await close_all(tables)
+        return out
+    finally:
+        procs.stop()
+
+
+async def run_site(args, think) -> dict:
+    procs = Procs(Path(args.logs))
+    env = site_env(args)
+    ports = []
+    try:
+        if args.url:
+            ports = [int(args.url.rsplit(":", 1)[1].strip("/"))]
+        else:
+            t0 = time.perf_counter()
+            reset_database(args.database_url)
+            subprocess.run(
+                [PY, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+            )
+            print(f"database migrated in {time.perf_counter() - t0:.1f} s", flush=True)
+            procs.start(
+                "worker",
+                [
+                    str(BIN / "celery"),
+                    "-A",
+                    "config",
+                    "worker",
+                    "-l",
+                    "warning",
+                    "-c",
+                    "1",
+                    "-Q",
+                    env["CELERY_QUEUE"],
+                    "--without-gossip",
+                    "--without-mingle",
+                ],
+                env,
+            )
+            for i in range(args.processes):
+                port = free_port()
+                ports.append(port)
+                procs.start(
+                    f"daphne{i}",
+                    [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+                    env,
+                )
+            for port in ports:
+                wait_http(f"http://127.0.0.1:{port}/healthz")
+        t0 = time.perf_counter()
+        layout = Path(args.logs) / "tables.json"
+        subprocess.run(
+            [PY, __file__, "--prepare", str(args.tables), "--out", str(layout)], cwd=ROOT, env=env, check=True
+        )
+        setup_s = time.perf_counter() - t0
+        rooms = json.loads(layout.read_text())
+        rss_idle = procs.rss_mb("daphne")
+        stats = Stats()
+        rng = random.Random(2)
+        tables = [Table(i, stats, think, rng) for i in range(len(rooms))]
+
+        def url(t, seat):
+            return f"ws://127.0.0.1:{ports[seat % len(ports)]}/ws/table/{rooms[t.index]['code']}/"
+
+        def headers(t, seat):
+            port = ports[seat % len(ports)]
+            return {
+                "Cookie": f"sessionid={rooms[t.index]['sessions'][seat]}",
+                "Origin": f"http://127.0.0.1:{port}",
+            }
+
+        connect_s = await connect_all(tables, url, headers, stats)
+        print(
+            f"site: {len(tables)} tables created and started in {setup_s:.1f} s, "
+            f"{4 * len(tables)} sockets connected in {connect_s:.1f} s",
+            flush=True,
+        )
+        rss_conn = procs.rss_mb("daphne")
+        elapsed = await drive(tables, stats, args.duration, think[1] + ROUND_PAUSE + 5, 10)
+        out = summary("site", stats, elapsed)
+        out.update(
+            setup_s=setup_s,
+            connect_s=connect_s,
+            rss_daphne_mb=rss_conn,
+            rss_worker_mb=procs.rss_mb("worker"),
+            rss_per_1000_sockets_mb=(rss_conn - rss_idle) / max(1, 4 * len(tables)) * 1000,
+        )
+        print(
+            f"rss: daphne {rss_conn:.0f} MiB ({out['rss_per_1000_sockets_mb']:.0f} MiB per 1,000 sockets), "
+            f"worker {out['rss_worker_mb']:.0f} MiB",
+            flush=True,
+        )
+        await close_all(tables)
+        return out
+    finally:
+        procs.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--think", default="2-5", help="seconds, uniform: A-B, or 0 for saturation")
+    parser.add_argument("--duration", type=float, default=30)
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--url", default="", help="a running site (production mode) instead of starting one")
+    parser.add_argument("--no-floor", action="store_true")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get(
+            "BENCH_DATABASE_URL", "postgres://takhteh:takhteh@127.0.0.1:5432/takhteh_bench"
+        ),
+    )
+    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12"))
+    parser.add_argument("--logs", default=str(ROOT / "artifacts" / "load"))
+    parser.add_argument("--prepare", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.prepare is not None:
+        sys.path.insert(0, str(ROOT))
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+        prepare(args.prepare, Path(args.out))
+        return
+    raise_fd_limit()
+    low, _, high = args.think.partition("-")
+    think = (float(low), float(high or low))
+    label = f"{args.think if '-' in args.think else f'{args.think}-{args.think}'}s"
+    floor = None if args.no_floor else asyncio.run(run_floor(args, think))
+    site = asyncio.run(run_site(args, think))
+    load = os.getloadavg()
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; processes={args.processes}", flush=True)
+    floor_p50 = floor["p50"] if floor else float("nan")
+    ratio = site["p50"] / floor_p50 if floor else float("nan")
+    if floor:
+        print(
+            f"ratios to the floor: p50 {ratio:.2f}x, p99 {site['p99'] / floor['p99']:.2f}x, "
+            f"moves/s {site['moves_s'] / floor['moves_s']:.2f}x",
+            flush=True,
+        )
+    print(
+        f"load tables={args.tables} think={label}: moves/s={site['moves_s']:.1f} p50_ms={site['p50']:.1f} "
+        f"p99_ms={site['p99']:.1f} floor_p50_ms={floor_p50:.1f} ratio_p50={ratio:.2f} "
+        f"stalls={site['stalls']} errors={site['errors']}"
+    )
+
+
+if __name__ == "__main__":
+    main()
