@@ -141,7 +141,7 @@ function roundResultText(rnd) {
   if (!r) return "";
   if (r.passed_out) return gettext("Passed out: no score, a new deal");
   const fam = family(app.data.match.game);
-  if (fam === "hokm") return fmt(gettext("%(side)s win the round (%(points)s)"), { side: sideLabel(r.team), points: num(r.points) });
+  if (fam === "hokm") return fmt(gettext("%(side)s: round won (%(points)s)"), { side: sideLabel(r.team), points: num(r.points) });
   if (fam === "shelem") {
     return fmt(gettext("Round score: %(a)s and %(b)s"), { a: signed(r.score[0]), b: signed(r.score[1]) });
   }
