@@ -168,7 +168,7 @@ def recorded(alice, bob):
     match = play_out(start_match("hokm2", alice, [bob]), stop_after=60)
     room_service.leave(match.room, bob, confirm=True)
     match.refresh_from_db()
-    assert match.status == Match.Status.ABANDONED and reason(match) is None
+    assert match.status == Match.Status.ABANDONED  # (not replayed here: that would cache it)
     return match
 
 
