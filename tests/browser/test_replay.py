@@ -36,11 +36,15 @@ from games.engine import CHANCE
 from games.errors import PlayError
 from games.models import Match
 from rooms import services as rooms
-a, b = (get_user_model().objects.get(username=n) for n in sys.argv[1:3])
-room = rooms.create_room(a, "hokm2", {"target": 3})
-rooms.sit(room, b, 2); rooms.set_ready(room, b, True)
+name, rules, first, *others = sys.argv[1:]
+User = get_user_model()
+a = User.objects.get(username=first)
+room = rooms.create_room(a, name, json.loads(rules))
+for number, other in enumerate(others, start=2):
+    guest = User.objects.filter(username=other).first() or User.objects.create_user(other, password="x-" + other)
+    rooms.sit(room, guest, number); rooms.set_ready(room, guest, True)
 match = rooms.start(room, a)
-game = engine.get("hokm2")
+game = engine.get(name)
 for _ in range(5000):
     match.refresh_from_db()
     if match.status != Match.Status.ACTIVE:
@@ -59,7 +63,9 @@ print(json.dumps({"match": match.pk, "status": match.status, "played": played}))
 """
 
 
-def record_match(first: str, second: str) -> dict:
+def record_match(game: str, rules: dict, *usernames: str) -> dict:
+    """Play a whole match of ``game`` between ``usernames`` (the first creates the room;
+    the others are made if they do not exist) on the live site's database."""
     admin = os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)
     env = {
         **os.environ,
@@ -70,7 +76,8 @@ def record_match(first: str, second: str) -> dict:
         "ROUND_PAUSE": "0",
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
-    script = f"import sys; sys.argv = ['x', {first!r}, {second!r}]\n" + RECORD
+    argv = ["x", game, json.dumps(rules), *usernames]
+    script = f"import sys; sys.argv = {argv!r}\n" + RECORD
     out = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", script],
         cwd=ROOT,
@@ -98,7 +105,7 @@ def shown_cards(page) -> set[str]:
 def test_r_10_slider_steps_keys_and_autoplay_move_through_a_match(people):
     ann = people("ann", lang="fa", viewport=DESKTOP)
     ben = people("ben", lang="en", viewport=PHONE)
-    recorded = record_match(ann.name, ben.name)
+    recorded = record_match("hokm2", {"target": 3}, ann.name, ben.name)
     assert recorded["status"] == "finished"
     played = set(recorded["played"])
     url = f"/replays/{recorded['match']}/"

@@ -49,9 +49,11 @@ function trumpChip(step) {
     h("b.trump-mark", { class: red ? "red" : "", "data-testid": "replay-trump", "aria-label": step.trump ? suitName(step.trump) : value }, value));
 }
 
+/** Each side named beside its own number: no "a : b" whose order flips with the page direction. */
 function scoreChip(title, pair, testid) {
   return h("div.chip", { "data-testid": testid }, h("small", null, title),
-    h("span", { dir: "ltr" }, h("b", null, num(pair[0])), " : ", h("b", null, num(pair[1]))));
+    [0, 1].map((team) => h("span.rp-side-score", { "data-team": team },
+      h("small", null, sideLabel(team)), " ", h("b", null, num(pair[team])))));
 }
 
 function renderBar(step) {
@@ -67,7 +69,7 @@ function renderBar(step) {
       trumpChip(step),
       fam === "shelem" && step.bid ? h("div.chip", null, h("small", null, gettext("Bid")),
         h("b", null, `${num(step.bid)} · ${seatName(step.bidder)}`)) : null,
-      scoreChip(`${won} (${sideLabel(0)} : ${sideLabel(1)})`, step.won, "replay-won"),
+      scoreChip(won, step.won, "replay-won"),
       scoreChip(matchTitle, step.match, "replay-score"),
       rnd && rnd.leader && fam === "hokm" ? h("div.chip", null, h("small", null, gettext("Hakem")), h("b", null, seatName(rnd.leader))) : null,
     )));
