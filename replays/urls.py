@@ -1,2 +1,10 @@
+from django.urls import path
+
+from . import views
+
 app_name = "replays"
-urlpatterns = []
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("<int:match_id>/", views.viewer, name="viewer"),
+    path("<int:match_id>/data/", views.data, name="data"),
+]

@@ -1,0 +1,122 @@
+"""R-10: who may open a replay (participants only; everyone else 404), the list of
+one's matches, and the pages themselves naming no hidden card."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import Match, Move
+from tests.replays.conftest import cards_named, leaks, play_out, rounds_of_log, start_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def finished(alice, bob):
+    """A short hokm2 match between alice and bob, ended by bob leaving (L-3)."""
+    from rooms import services as room_service
+
+    match = play_out(start_match("hokm2", alice, [bob]), stop_after=80)
+    room_service.leave(match.room, bob, confirm=True)
+    match.refresh_from_db()
+    return match
+
+
+def urls(match):
+    return [reverse("replays:viewer", args=[match.pk]), reverse("replays:data", args=[match.pk])]
+
+
+def test_r_10_participants_open_the_viewer_and_its_data(client, finished, alice, bob):
+    for user in (alice, bob):
+        client.force_login(user)
+        page, data = (client.get(u) for u in urls(finished))
+        assert page.status_code == 200 and data.status_code == 200
+        body = data.json()
+        assert body["replayable"] and body["viewer"] == finished.seat_of_user(user.pk)
+        assert leaks(body, finished) == set()
+        # the page itself names no card at all (the timeline comes as data)
+        assert cards_named(page.content.decode()) == set()
+
+
+def test_r_10_anyone_else_gets_404_not_a_hint(client, finished, charlie, make_user):
+    for u in urls(finished):
+        assert client.get(u).status_code == 404  # anonymous: no login redirect either
+    client.force_login(charlie)
+    for u in urls(finished):
+        assert client.get(u).status_code == 404
+    staff = make_user("mod", is_staff=True, is_superuser=True)
+    client.force_login(staff)  # staff review through the admin, not here
+    for u in urls(finished):
+        assert client.get(u).status_code == 404
+    assert client.get(reverse("replays:viewer", args=[finished.pk + 999])).status_code == 404
+
+
+def test_r_10_an_active_match_cannot_be_reviewed_yet(client, alice, bob):
+    match = start_match("hokm2", alice, [bob])
+    client.force_login(alice)
+    for u in urls(match):
+        assert client.get(u).status_code == 404
+
+
+def test_r_10_an_incomplete_record_says_so(client, finished, alice):
+    Move.objects.filter(match=finished, seq=5).delete()
+    client.force_login(alice)
+    page, data = (client.get(u) for u in urls(finished))
+    assert page.status_code == 200
+    assert 'data-testid="not-replayable"' in page.content.decode()
+    assert data.json() == {**data.json(), "replayable": False, "reason": "gap"}
+    assert "steps" not in data.json()
+
+
+def test_r_10_the_list_shows_only_my_finished_matches_newest_first(client, finished, alice, bob, charlie):
+    other = play_out(start_match("hokm2", bob, [charlie]), stop_after=20)  # still active: not listed
+    client.force_login(alice)
+    body = client.get(reverse("replays:index")).content.decode()
+    assert f'data-match="{finished.pk}"' in body and f'data-match="{other.pk}"' not in body
+    client.force_login(charlie)
+    body = client.get(reverse("replays:index")).content.decode()
+    assert 'data-testid="no-replays"' in body
+    assert client.get(reverse("replays:index"), follow=False).status_code == 200
+
+
+def test_r_10_the_list_is_paginated(client, alice, bob, settings):
+    from replays import views
+
+    room_matches = []
+    for _ in range(3):
+        m = start_match("hokm2", alice, [bob])
+        Match.objects.filter(pk=m.pk).update(status=Match.Status.ABANDONED)
+        room_matches.append(m.pk)
+        from rooms.models import Room
+
+        Room.objects.filter(pk=m.room_id).update(status=Room.Status.FINISHED)
+    old = views.PER_PAGE
+    views.PER_PAGE = 2
+    try:
+        client.force_login(alice)
+        first = client.get(reverse("replays:index")).content.decode()
+        second = client.get(reverse("replays:index") + "?page=2").content.decode()
+    finally:
+        views.PER_PAGE = old
+    assert 'rel="next"' in first and 'rel="prev"' in second
+    shown = [pk for pk in room_matches if f'data-match="{pk}"' in first]
+    assert len(shown) == 2 and f'data-match="{room_matches[0]}"' in second
+
+
+def test_r_10_the_player_page_links_my_own_matches_only(client, finished, alice, charlie):
+    from leaderboard import ledger  # noqa: F401 - the ledger wrote alice's entry at the match's end
+
+    client.force_login(alice)
+    mine = client.get(reverse("leaderboard:player", args=[alice.username])).content.decode()
+    client.force_login(charlie)
+    theirs = client.get(reverse("leaderboard:player", args=[alice.username])).content.decode()
+    link = reverse("replays:viewer", args=[finished.pk])
+    if f'data-match="{finished.pk}"' not in mine:
+        pytest.skip("this match left no ledger entry to show on the player page")
+    assert link in mine and link not in theirs
+
+
+def test_r_10_hidden_cards_exist_in_the_recorded_match(finished):
+    """The scan above has something to catch: cards dealt and never played face up."""
+    assert any(r["dealt"] - r["played"] for r in rounds_of_log(finished))
