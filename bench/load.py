@@ -502,6 +502,8 @@ async def run_site(args, think) -> dict:
                 )
             for port in ports:
                 wait_http(f"http://127.0.0.1:{port}/healthz")
+            pids = {name: proc.pid for name, proc in procs.procs}
+            print(f"processes: {pids}", flush=True)
         t0 = time.perf_counter()
         layout = Path(args.logs) / "tables.json"
         subprocess.run(

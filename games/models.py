@@ -42,7 +42,9 @@ class Match(models.Model):
             # stays as small as the number of live tables, however many
             # matches ever were. No index on status: the room's foreign key
             # finds a room's active match.
-            models.Index(fields=["next_deadline"], condition=models.Q(status="active"), name="games_match_due"),
+            models.Index(
+                fields=["next_deadline"], condition=models.Q(status="active"), name="games_match_due"
+            ),
         ]
 
     def __str__(self):

@@ -16,6 +16,8 @@ message on the layer carries more than one viewer class's view.
 from __future__ import annotations
 
 import json
+import threading
+from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -75,7 +77,8 @@ def room_snapshot(room: Room) -> dict:
     }
 
 
-async def _send_all(messages: list[tuple[str, dict]]) -> None:
+async def send_all(messages: list[tuple[str, dict]]) -> None:
+    """Send ``messages`` ([(group, message)]) on the layer, from the event loop."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -83,9 +86,30 @@ async def _send_all(messages: list[tuple[str, dict]]) -> None:
         await layer.group_send(group, message)
 
 
+_outbox = threading.local()
+
+
+@contextmanager
+def collecting():
+    """Keep what this thread would send instead of sending it: the table's
+    socket runs an action on a worker thread, then sends the collected
+    messages itself from the event loop (issue 13: the worker thread does not
+    wait for the loop, and the loop does not wait for the thread)."""
+    _outbox.messages = box = []
+    try:
+        yield box
+    finally:
+        _outbox.messages = None
+
+
 def _send(messages: list[tuple[str, dict]]) -> None:
-    if messages:
-        async_to_sync(_send_all)(messages)
+    if not messages:
+        return
+    box = getattr(_outbox, "messages", None)
+    if box is not None:
+        box.extend(messages)
+        return
+    async_to_sync(send_all)(messages)
 
 
 def frame_messages(frames: Frames) -> list[tuple[str, dict]]:

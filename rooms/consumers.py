@@ -39,8 +39,8 @@ from games.errors import PlayError
 from games.models import Match
 
 from . import broadcast, presence, protocol
-from .db import db
 from . import services as room_service
+from .db import db
 from .models import Room, Seat
 
 CLOSE_NO_ROOM = 4404
@@ -68,7 +68,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.conn_id = uuid.uuid4().hex
         self.who = self._identity()
         self.seat_number = None
-        hello = await db(self._hello)()
+        hello = await self._run(self._hello)
         if hello is None:
             await self.close(code=CLOSE_NO_ROOM)
             return
@@ -82,7 +82,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._set_public(not hello["player"])
         await self.accept()
         await self._send_hello(hello)
-        await db(self._present)(True)
+        await self._run(self._present, True)
 
     async def disconnect(self, code):
         if self.room_id is None:
@@ -93,7 +93,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.uid is not None:
             await layer.group_discard(broadcast.player_group(self.room_id, self.uid), self.channel_name)
             await layer.group_discard(user_group(self.uid), self.channel_name)
-        await db(self._gone)()
+        await self._run(self._gone)
 
     # --- who is this ---------------------------------------------------------------
 
@@ -116,6 +116,24 @@ class TableConsumer(AsyncWebsocketConsumer):
             profile = getattr(self.user, "profile", None)
             choice = profile.language if profile is not None else None
         return choice if choice in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+    async def _run(self, fn, *args):
+        """``fn(*args)`` off the loop in one hop; what it broadcasts is sent
+        from here afterwards (rooms.broadcast.collecting), also when it raised."""
+
+        def call():
+            with broadcast.collecting() as box:
+                try:
+                    return fn(*args), box, None
+                except Exception as exc:  # noqa: BLE001 - re-raised below, after the sends
+                    return None, box, exc
+
+        result, box, error = await db(call)()
+        if box:
+            await broadcast.send_all(box)
+        if error is not None:
+            raise error
+        return result
 
     async def _set_public(self, public: bool) -> None:
         if public and not self.in_public:
@@ -163,7 +181,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_json(state)
 
     async def _resync(self) -> None:
-        hello = await db(self._hello)(self.room_id)
+        hello = await self._run(self._hello, self.room_id)
         if hello is not None:
             await self._set_public(not hello["player"])
             await self._send_hello(hello)
@@ -223,7 +241,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self._resync()
 
     async def on_ping(self, frame):
-        version = await db(self._beat)()
+        version = await self._run(self._beat)
         await self.send_json({"type": "pong", "match": self.match_id, "v": version})
 
     def _beat(self) -> int | None:
@@ -246,7 +264,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def on_act(self, frame):
         self._need_user()
         action = frame.action.model_dump()
-        outcome = await db(self._play)(action, frame.seat, frame.v)
+        outcome = await self._run(self._play, action, frame.seat, frame.v)
         await self.send_json(
             {"type": "ack", "ref": frame.ref, "match": outcome.match_id, "v": outcome.version}
         )
@@ -273,38 +291,38 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def on_react(self, frame):
         self._need_user()
-        await db(self._room_action)(room_service.react, frame.reaction)
+        await self._run(self._room_action, room_service.react, frame.reaction)
 
     async def on_sit(self, frame):
         self._need_user()
-        await db(self._room_action)(room_service.sit, frame.seat)
+        await self._run(self._room_action, room_service.sit, frame.seat)
         await self._resync()
 
     async def on_stand(self, frame):
         self._need_user()
-        await db(self._room_action)(room_service.stand)
+        await self._run(self._room_action, room_service.stand)
         await self._resync()
 
     async def on_ready(self, frame):
         self._need_user()
-        await db(self._room_action)(room_service.set_ready, frame.ready)
+        await self._run(self._room_action, room_service.set_ready, frame.ready)
 
     async def on_bot(self, frame):
         self._need_user()
-        await db(self._room_action)(room_service.set_bot, frame.seat, frame.bot)
+        await self._run(self._room_action, room_service.set_bot, frame.seat, frame.bot)
 
     async def on_start(self, frame):
         self._need_user()
-        await db(self._room_action)(room_service.start)
+        await self._run(self._room_action, room_service.start)
 
     async def on_rematch(self, frame):
         self._need_user()
-        await db(self._room_action)(room_service.rematch, frame.agree)
+        await self._run(self._room_action, room_service.rematch, frame.agree)
 
     async def on_leave(self, frame):
         self._need_user()
         try:
-            result = await db(self._room_action)(room_service.leave, frame.confirm)
+            result = await self._run(self._room_action, room_service.leave, frame.confirm)
         except PlayError as exc:
             if exc.code == "confirm_required":
                 await self.send_json(

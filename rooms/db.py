@@ -37,7 +37,9 @@ class _PooledSyncToAsync(SyncToAsync):
 def _executor() -> ThreadPoolExecutor:
     global _pool
     if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=int(settings.TABLE["DB_THREADS"]), thread_name_prefix="table-db")
+        _pool = ThreadPoolExecutor(
+            max_workers=int(settings.TABLE["DB_THREADS"]), thread_name_prefix="table-db"
+        )
     return _pool
 
 
