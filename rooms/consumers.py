@@ -33,10 +33,11 @@ from django.core.cache import cache
 from django.utils import translation
 
 from accounts.sockets import CLOSE_SIGNED_OUT, user_group
-from games import clock, engine, frames
+from games import clock, engine, fairness, frames
 from games import services as play_service
 from games.errors import PlayError
-from games.models import Match
+from games.fairdeal import FairnessError
+from games.models import DealRecord, Match
 
 from . import broadcast, presence, protocol
 from . import services as room_service
@@ -319,6 +320,38 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "left", **result})
         await self._resync()
 
+    async def on_fair_commit(self, frame):
+        """F-1: this player's fingerprint for the round's deal (one hop)."""
+        self._need_user()
+        await database_sync_to_async(self._fair)(fairness.commit, frame.round, frame.commitment)
+
+    async def on_fair_reveal(self, frame):
+        """F-2: this player's value; the last one deals at once (one hop)."""
+        self._need_user()
+        await database_sync_to_async(self._fair)(fairness.reveal, frame.round, frame.value)
+
+    def _fair(self, step, number: int, text: str) -> None:
+        """``step`` (fairness.commit or reveal) for the seat this user holds in
+        the room's active match (never a seat from the frame); when that made
+        the deal ready, deal now through the play service."""
+        match = (
+            Match.objects.filter(room_id=self.room_id, status=Match.Status.ACTIVE)
+            .only("pk", "players")
+            .order_by("-id")
+            .first()
+        )
+        if match is None:
+            raise PlayError("no_match")
+        seat = match.seat_of_user(self.uid)
+        if seat is None:
+            raise PlayError("not_seated")
+        try:
+            record = step(match.pk, number, seat, text)
+        except FairnessError as exc:
+            raise PlayError(exc.code, exc.message) from None
+        if record.phase == DealRecord.Phase.READY:
+            play_service.deal_if_ready(match.pk)
+
     def _room_action(self, action, *args):
         room = Room.objects.select_related("creator").get(pk=self.room_id)
         self._game = room.game
@@ -351,6 +384,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         if room.get("match") != self.match_id or was_public == player:
             # A new match, or this viewer's class changed: start from the database's state.
             await self._resync()
+
+    async def fair_state(self, message):
+        """A round's fair deal moved on (public: fingerprints, who answered)."""
+        await self.send(text_data=message["text"])
+
+    async def fair_record(self, message):
+        """F-3: an ended round's record; only this match's players get the message."""
+        await self.send(text_data=message["text"])
 
     async def table_reaction(self, message):
         await self.send_json({"type": "reaction", "seat": message["seat"], "reaction": message["reaction"]})
