@@ -116,21 +116,25 @@ def create_match(room, players: list[dict]) -> Match:
 
 def deal_if_ready(match_id: int) -> Outcome | None:
     """Deal now if the deal is due and its fair record is complete (the last
-    value just came in, F-2). Nothing during the result pause (C-7: the
+    value just came in, F-2). Nothing during the result pause (C-7: its
     deadline deals then) or while values are missing."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status != Match.Status.ACTIVE:
             return None
         game = engine.get(match.game)
-        events = _advance(match, game, [])
-        if not events:
+        if CHANCE not in game.to_act(match.state):
             return None
-        _set_deadlines(match, game, previous={})
-        _wait_for_fair_deal(match)
-        match.save()
-        built = _commit(match, game, events)
-        return Outcome(match.pk, match.version, events, built)
+        if game.round_over(match.state):
+            last = match.moves.order_by("-seq").values_list("created_at", flat=True).first()
+            if last is not None and clock.now() < last.timestamp() + float(settings.TABLE["ROUND_PAUSE"]):
+                return None  # C-7: the result is still showing
+        try:
+            action = shuffled(match, game)
+        except fairness.NotReady:
+            return None
+        state, events = game.apply(match.state, CHANCE, action)
+        return _accept(match, game, CHANCE, action, state, events, Move.Actor.DEALER, None)
 
 
 # --- the one door for actions ------------------------------------------------------
