@@ -143,17 +143,30 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seat_number = seat
         state = None
         player = False
+        fair = None
         if match is not None:
             own = frames.viewer_seat(match, self.uid)
             player = own is not None
             state = frames.state_frame(match, engine.get(match.game), own, full=True)
+            fair = self._fair_waiting(match)
         return {
             "room_id": room.pk,
             "language": self._language(),
             "room": broadcast.room_snapshot(room),
             "state": state,
             "player": player,
+            "fair": fair,
         }
+
+    @staticmethod
+    def _fair_waiting(match) -> dict | None:
+        """The public state of a fair deal still collecting fingerprints or
+        values (a browser that connects late still answers in time, F-1)."""
+        if match.status != Match.Status.ACTIVE:
+            return None
+        waiting = (DealRecord.Phase.COMMIT, DealRecord.Phase.REVEAL)
+        record = DealRecord.objects.filter(match=match, phase__in=waiting).order_by("-number").first()
+        return {"type": "fair_state", **fairness.public_state(record)} if record is not None else None
 
     async def _send_hello(self, hello: dict) -> None:
         await self.send_json({"type": "room", "room": hello["room"], "you": self._you()})
@@ -161,6 +174,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if state is not None:
             self.match_id = state["match"]
             await self.send_json(state)
+        if hello.get("fair") is not None:
+            await self.send_json(hello["fair"])
 
     async def _resync(self) -> None:
         hello = await database_sync_to_async(self._hello)(self.room_id)

@@ -176,6 +176,7 @@ export class FairTable {
       ownValue: entry.revealed && entry.commitSeat === seat ? entry.value : null,
     };
     const outcome = await verify(record, observed);
+    entry.ownValue = observed.ownValue; // the round page (static/js/fairness/round.js) checks it too
     entry.verified = outcome.ok;
     entry.failed = outcome.checks.filter((c) => !c.ok).map((c) => c.code);
     save(key, entry);
