@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from .conftest import DESKTOP, ROOM_URL, wait_until, what_now
+from .conftest import DESKTOP, PHONE, ROOM_URL, wait_until, what_now
 
 pytestmark = pytest.mark.browser
 
@@ -81,8 +81,13 @@ def play_until(player, predicate, timeout=120.0):
     raise AssertionError(f"{player.name}: not reached; fair results {results(player)}")
 
 
-def test_f3_a_real_browser_verifies_its_deal_and_catches_a_tampered_record(people):
-    sara = people("sara", lang="en", viewport=DESKTOP)
+WORDS = {"en": ("verified", "NOT"), "fa": ("تأیید شد", "تأیید نشد")}
+
+
+@pytest.mark.parametrize(("lang", "viewport", "size"), [("en", DESKTOP, "desktop"), ("fa", PHONE, "phone")])
+def test_f3_a_real_browser_verifies_its_deal_and_catches_a_tampered_record(people, lang, viewport, size):
+    verified, failed = WORDS[lang]
+    sara = people("sara", lang=lang, viewport=viewport)
     sara.page.route_web_socket("**/ws/table/**", tamper_round(2))
     page = sara.goto("/")
     page.locator("[data-testid=practice-hokm4]").click()
@@ -107,9 +112,9 @@ def test_f3_a_real_browser_verifies_its_deal_and_catches_a_tampered_record(peopl
     first = next(r for r in results(sara) if r["round"] == 1)
     assert first["ok"], first
     shown = badge(sara)
-    assert shown["state"] == "ok" and "verified" in shown["text"] and "NOT" not in shown["text"]
+    assert shown["state"] == "ok" and verified in shown["text"] and failed not in shown["text"]
     time.sleep(0.3)
-    sara.shot("fair-badge-verified-en-desktop")
+    sara.shot(f"fair-badge-verified-{lang}-{size}")
     match_id = shown["href"].split("/")[2]
     stored = page.evaluate(f"() => JSON.parse(localStorage.getItem('takhteh:fair:{match_id}:1'))")
     assert stored["fromDeal"] and stored["revealed"] and len(stored["hand"]) == 13  # H4: thirteen cards
@@ -119,9 +124,9 @@ def test_f3_a_real_browser_verifies_its_deal_and_catches_a_tampered_record(peopl
     second = next(r for r in results(sara) if r["round"] == 2)
     assert not second["ok"] and "deck" in second["failed"], second
     shown = badge(sara)
-    assert shown["state"] == "failed" and "NOT" in shown["text"]
+    assert shown["state"] == "failed" and failed in shown["text"]
     time.sleep(0.3)
-    sara.shot("fair-badge-failed-en-desktop")
+    sara.shot(f"fair-badge-failed-{lang}-{size}")
 
     # The round page re-runs round 1's check from what this browser kept at the table.
     sara.goto(f"/fair/{match_id}/1/")

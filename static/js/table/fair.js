@@ -192,10 +192,13 @@ export class FairTable {
       this.badge.className = "fair-badge";
       this.badge.setAttribute("role", "status");
       this.badge.setAttribute("aria-live", "polite");
+      // In the felt's top corner (free in every layout), else at the page's bottom.
+      const felt = this.app.root.querySelector("[data-felt]");
       Object.assign(this.badge.style, {
-        position: "fixed",
-        insetInlineStart: "0.5rem",
-        bottom: "0.5rem",
+        position: felt ? "absolute" : "fixed",
+        left: "0.9rem",
+        ...(felt ? { top: "0.55rem" } : { bottom: "0.5rem" }),
+        maxInlineSize: "calc(100% - 1.8rem)",
         zIndex: "30",
         padding: "0.25rem 0.6rem",
         borderRadius: "1rem",
@@ -203,17 +206,22 @@ export class FairTable {
         textDecoration: "none",
         color: "#fff",
       });
-      this.app.root.append(this.badge);
+      (felt || this.app.root).append(this.badge);
     }
     const n = num(record.round);
     this.badge.href = `/fair/${record.match}/${record.round}/`;
     this.badge.target = "_blank";
     this.badge.rel = "noopener";
     this.badge.dataset.state = ok ? "ok" : "failed";
-    this.badge.title = gettext("Check the deal");
-    this.badge.textContent = ok
-      ? `✓ ${fmt(gettext("Deal of round %(n)s verified"), { n })}`
-      : `✗ ${fmt(gettext("The deal of round %(n)s did NOT verify!"), { n })}`;
+    const full = ok
+      ? fmt(gettext("Deal of round %(n)s verified"), { n })
+      : fmt(gettext("The deal of round %(n)s did NOT verify!"), { n });
+    // A narrow table (a phone) gets the short words, clear of the top seat.
+    const narrow = (this.badge.parentElement || this.app.root).clientWidth < 560;
+    const short = ok ? gettext("Deal verified") : gettext("The deal did NOT verify!");
+    this.badge.title = `${full} · ${gettext("Check the deal")}`;
+    this.badge.setAttribute("aria-label", full);
+    this.badge.textContent = `${ok ? "✓" : "✗"} ${narrow ? short : full}`;
     Object.assign(this.badge.style, ok
       ? { background: "rgba(40, 130, 70, 0.85)", fontWeight: "400", fontSize: "0.8rem", outline: "none" }
       : { background: "#c62828", fontWeight: "700", fontSize: "1rem", outline: "3px solid #ffeb3b" });
