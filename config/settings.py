@@ -374,6 +374,8 @@ TABLE = {
     "FRAME_BURST": 40,  # frames a connection may send at once ...
     "FRAME_RATE": 8.0,  # ... and per second after that
 }
+# F-4: how long a seat has to send its fingerprint, then its value, before its substitute is used.
+FAIR_WAIT_SECONDS = float(env_str("FAIR_WAIT_SECONDS", "4"))
 
 LOGGING = {
     "version": 1,

@@ -32,6 +32,15 @@ MESSAGES = {
     "spectator": _("Spectators cannot do that."),
     "muted": _("A moderator has muted your reactions for now."),
     "bad_rules": _("Those table rules are not valid."),
+    # The fair deal's own codes (games.fairness, F-1..F-4).
+    "value_mismatch": _("This value does not match the fingerprint your seat sent."),
+    "reveal_too_early": _("Wait until every seat has sent its fingerprint."),
+    "commitments_closed": _("The fingerprints of this deal are closed."),
+    "already_committed": _("Your seat has already sent a different fingerprint."),
+    "substituted": _("Too late: your seat's value was replaced by the one fixed from the server's secret."),
+    "bad_value": _("A value must be exactly 64 lowercase hexadecimal digits."),
+    "bot_seat": _("A bot's value is made by the server."),
+    "no_deal_record": _("This round has no deal waiting."),
     # The engine's own codes (games/engine): what a player may run into at the table.
     "wrong_phase": _("That is not possible at this point of the game."),
     "must_follow_suit": _("You must follow the suit led."),

@@ -21,9 +21,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
-from . import engine, fairdeal
+from . import clock, engine, fairdeal, signals
 from .engine.cards import CARD_INDEX, DECK52
 from .fairdeal import ALGORITHM, FairnessError
 from .models import DealRecord, Match, Move, Round
@@ -53,7 +52,16 @@ def _new_secret() -> str:
 
 
 def _deadline(now=None):
-    return (now or timezone.now()) + timedelta(seconds=wait_seconds())
+    return (now or clock.now_dt()) + timedelta(seconds=wait_seconds())
+
+
+def _announce(record: DealRecord) -> None:
+    """After commit: ``signals.fair_changed`` (rooms sends the public state to the table)."""
+
+    def send():
+        signals.fair_changed.send_robust(sender=DealRecord, record=record)
+
+    transaction.on_commit(send)
 
 
 # --- opening, commitments, reveals --------------------------------------------------
@@ -94,6 +102,7 @@ def open_round(match: Match, number: int, *, now=None) -> DealRecord:
     _advance_phase(record, now)
     with transaction.atomic():
         record.save()
+        _announce(record)
     return record
 
 
@@ -149,6 +158,7 @@ def commit(match_id: int, number: int, seat: int, value_commitment) -> DealRecor
         record.commitments = commitments
         _advance_phase(record)
         record.save()
+        _announce(record)
         return record
 
 
@@ -175,6 +185,7 @@ def reveal(match_id: int, number: int, seat: int, value) -> DealRecord:
         record.values = values
         _advance_phase(record)
         record.save()
+        _announce(record)
         return record
 
 
@@ -187,7 +198,7 @@ def substitute_missing(match_id: int, number: int, *, now=None, force: bool = Fa
     server's committed secret, so replacing gives nobody a choice of deck.
     Does nothing before the deadline unless ``force``.
     """
-    now = now or timezone.now()
+    now = now or clock.now_dt()
     with transaction.atomic():
         record = _locked(match_id, number)
         if record.phase not in (DealRecord.Phase.COMMIT, DealRecord.Phase.REVEAL):
@@ -213,13 +224,14 @@ def substitute_missing(match_id: int, number: int, *, now=None, force: bool = Fa
             record.deadline = _deadline(now)
         _advance_phase(record, now)
         record.save()
+        _announce(record)
         return record
 
 
 def due(record: DealRecord, now=None) -> bool:
     """Whether the wait of this record's current step is over."""
     waiting = record.phase in (DealRecord.Phase.COMMIT, DealRecord.Phase.REVEAL)
-    return waiting and record.deadline is not None and (now or timezone.now()) >= record.deadline
+    return waiting and record.deadline is not None and (now or clock.now_dt()) >= record.deadline
 
 
 # --- the deck ----------------------------------------------------------------------------
@@ -262,6 +274,7 @@ def public_state(record: DealRecord) -> dict:
     fingerprints and who has answered, never a value nor the server's secret."""
     return {
         "algorithm": record.algorithm,
+        "match": record.match_id,
         "round": record.number,
         "table": record.table,
         "phase": record.phase,

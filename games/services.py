@@ -34,7 +34,7 @@ from django.db import transaction
 from games import engine
 from games.engine import CHANCE, IllegalAction
 
-from . import clock, frames
+from . import clock, fairness, frames
 from .bots import bot_action
 from .errors import PlayError
 from .models import Match, Move, Round
@@ -42,10 +42,8 @@ from .signals import match_ended, seats_swapped, version_committed
 
 log = logging.getLogger(__name__)
 
-# Two separate secure streams (C-5, F-6): one for the ace draw, one for deals.
-# The provably fair deal (F-1..F-5) replaces the deal stream in a later issue.
-_draw_random = secrets.SystemRandom()
-_deal_random = secrets.SystemRandom()
+# The ace draw and the deals come from the round's fair deal record
+# (games.fairness, F-1..F-6: separate streams of the same committed values).
 _pace_random = secrets.SystemRandom()  # bots' pauses: nothing to do with the cards
 
 DEFAULT_TURN_SECONDS = 30
@@ -68,11 +66,24 @@ def turn_seconds(match: Match) -> float:
     )
 
 
-def shuffled(game, state) -> dict:
-    kind, cards = game.pending_chance(state)
-    deck = list(cards)
-    (_draw_random if kind == "draw" else _deal_random).shuffle(deck)
-    return {"type": kind, "deck": deck}
+def shuffled(match: Match, game) -> dict:
+    """The pending chance action (the ace draw or the deal) of ``match``, from
+    the fair deal record of the round about to be dealt (F-1..F-6).
+
+    Raises ``fairness.NotReady`` while values are missing and the wait is
+    not over; once it is over, every silent seat gets its substitute first
+    (F-4): the game never stalls on a missing value."""
+    kind, cards = game.pending_chance(match.state)
+    number = match.rounds.count() + 1  # the deal creates its Round (_record)
+    fairness.open_round(match, number)  # made at the match's start or the previous round's end
+    for _ in range(2):  # at most two waits: the fingerprints, then the values
+        try:
+            return fairness.chance_action(match, number, kind, cards)
+        except fairness.NotReady as exc:
+            if not fairness.due(exc.record):
+                raise
+        fairness.substitute_missing(match.pk, number)
+    return fairness.chance_action(match, number, kind, cards)
 
 
 # --- starting ------------------------------------------------------------------
@@ -94,11 +105,36 @@ def create_match(room, players: list[dict]) -> Match:
         practice=any(p["bot"] for p in players),
         players=players,
     )
+    fairness.open_round(match, 1)  # F-1: round 1's commitments open now
     events = _advance(match, game, [])
     _set_deadlines(match, game, previous={})
+    _wait_for_fair_deal(match)
     match.save()
     _commit(match, game, events, prev=0)
     return match
+
+
+def deal_if_ready(match_id: int) -> Outcome | None:
+    """Deal now if the deal is due and its fair record is complete (the last
+    value just came in, F-2). Nothing during the result pause (C-7: its
+    deadline deals then) or while values are missing."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status != Match.Status.ACTIVE:
+            return None
+        game = engine.get(match.game)
+        if CHANCE not in game.to_act(match.state):
+            return None
+        if game.round_over(match.state):
+            last = match.moves.order_by("-seq").values_list("created_at", flat=True).first()
+            if last is not None and clock.now() < last.timestamp() + float(settings.TABLE["ROUND_PAUSE"]):
+                return None  # C-7: the result is still showing
+        try:
+            action = shuffled(match, game)
+        except fairness.NotReady:
+            return None
+        state, events = game.apply(match.state, CHANCE, action)
+        return _accept(match, game, CHANCE, action, state, events, Move.Actor.DEALER, None)
 
 
 # --- the one door for actions ------------------------------------------------------
@@ -198,6 +234,7 @@ def _record(match, game, seat, action, state, events, actor, user) -> list:
     if action.get("type") == "deal":
         number = match.rounds.count() + 1
         Round.objects.create(match=match, number=number, first_seq=match.version)
+    current = None
     if game.round_over(state) or not game.to_act(state):
         current = match.rounds.filter(last_seq__isnull=True).order_by("-number").first()
         if current is not None:
@@ -208,6 +245,9 @@ def _record(match, game, seat, action, state, events, actor, user) -> list:
     result = game.result(state)
     if result is not None and match.status == Match.Status.ACTIVE:
         _finish(match, result)
+    elif current is not None and game.round_over(state) and match.status == Match.Status.ACTIVE:
+        # The next round's commitments are exchanged during the result pause (C-7, F-1).
+        fairness.open_round(match, current.number + 1)
     return events
 
 
@@ -225,10 +265,29 @@ def _advance(match: Match, game, events: list) -> list:
         and CHANCE in game.to_act(match.state)
         and not game.round_over(match.state)
     ):
-        action = shuffled(game, match.state)
+        try:
+            action = shuffled(match, game)
+        except fairness.NotReady as exc:
+            # F-2: values are still coming; the deal waits for them, or for
+            # the record's deadline (a few seconds, F-4).
+            match.fair_waiting = exc.record
+            break
+        match.fair_waiting = None
         state, new = game.apply(match.state, CHANCE, action)
         events = events + _record(match, game, CHANCE, action, state, new, Move.Actor.DEALER, None)
     return events
+
+
+def _wait_for_fair_deal(match: Match) -> None:
+    """After ``_set_deadlines``: a deal that waits for its fair record is due
+    at the record's deadline (when the silent seats are replaced), not after
+    the result pause."""
+    record = getattr(match, "fair_waiting", None)
+    key = str(CHANCE)
+    if record is None or record.deadline is None or key not in (match.deadlines or {}):
+        return
+    match.deadlines = {**match.deadlines, key: max(record.deadline.timestamp(), clock.now())}
+    match.next_deadline = datetime.fromtimestamp(min(match.deadlines.values()), tz=UTC)
 
 
 def _swap_players(match: Match, a: int, b: int) -> None:
@@ -324,7 +383,18 @@ def expire(match_id: int, version: int) -> Outcome | None:
         seat, actor = due
         game = engine.get(match.game)
         if seat == CHANCE:
-            action = shuffled(game, match.state)
+            # F-4/F-5: after the wait a silent seat gets its substitute (flagged), then the deal.
+            number = match.rounds.count() + 1
+            fairness.open_round(match, number)
+            fairness.substitute_missing(match.pk, number)
+            try:
+                action = shuffled(match, game)
+            except fairness.NotReady as exc:
+                match.fair_waiting = exc.record
+                _wait_for_fair_deal(match)
+                match.save(update_fields=["deadlines", "next_deadline"])
+                _arm_after_commit(match)
+                return None
         elif actor == Move.Actor.BOT:
             action = bot_action(match.game, match.state, seat)
         else:

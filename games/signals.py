@@ -14,6 +14,10 @@ After the transaction committed (never inside it):
   for it inside the transaction (``games.frames.Frames``); rooms sends each
   viewer class its own. A receiver's failure is logged and never stops the
   deadline from being armed.
+- ``fair_changed(record)``: a round's fair deal record (``games.models.DealRecord``)
+  was opened or moved on (a fingerprint, a value, a substitution; F-1..F-4);
+  rooms sends its public state (``games.fairness.public_state``: never a
+  value, never the server's secret) to everyone at the table.
 """
 
 from django.dispatch import Signal
@@ -21,3 +25,4 @@ from django.dispatch import Signal
 match_ended = Signal()
 seats_swapped = Signal()
 version_committed = Signal()
+fair_changed = Signal()

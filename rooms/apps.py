@@ -14,3 +14,4 @@ class RoomsConfig(AppConfig):
         signals.match_ended.connect(listeners.match_ended, dispatch_uid="rooms.match_ended")
         signals.seats_swapped.connect(listeners.seats_swapped, dispatch_uid="rooms.seats_swapped")
         signals.version_committed.connect(broadcast.version_committed, dispatch_uid="rooms.broadcast")
+        signals.fair_changed.connect(broadcast.fair_changed, dispatch_uid="rooms.fair_changed")

@@ -23,7 +23,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 
-from games.frames import Frames
+from games import fairness
+from games.frames import Frames, dumps
+from games.models import DealRecord, Match, Round
 
 from . import presence
 from .models import Room
@@ -134,7 +136,42 @@ def version_committed(sender, frames: Frames, **kwargs) -> None:
         room = Room.objects.select_related("creator").filter(pk=frames.room_id).first()
         if room is not None:
             messages.append(_room_message(room))
+    if frames.ends_match or any(e.get("type") in ROUND_END_EVENTS for e in frames.events):
+        messages.extend(fair_record_messages(frames))
     _send(messages)
+
+
+ROUND_END_EVENTS = {"round_won", "round_scored", "deal_scored", "passed_out"}
+"""Events after which the round's fair deal record is published to the match's players (F-3)."""
+
+
+def fair_record_messages(frames: Frames) -> list[tuple[str, dict]]:
+    """F-3: the ended round's secrets and values, to each human player of the
+    match (his own group), after that version's frames; never to spectators."""
+    round_ = (
+        Round.objects.select_related("match").filter(match_id=frames.match_id).order_by("-number").first()
+    )
+    record = fairness.public_record(round_) if round_ is not None else None
+    if record is None:
+        return []
+    text = dumps({"type": "fair_record", "record": record, "v": frames.version})
+    return [
+        (
+            player_group(frames.room_id, user_id),
+            {"type": "fair.record", "match": frames.match_id, "text": text},
+        )
+        for user_id in frames.players
+    ]
+
+
+def fair_changed(sender, record: DealRecord, **kwargs) -> None:
+    """games.signals.fair_changed: the public state of a round's fair deal
+    (fingerprints, who has answered; never a value) to everyone at the table."""
+    room_id = Match.objects.filter(pk=record.match_id).values_list("room_id", flat=True).first()
+    if room_id is None:
+        return
+    text = dumps({"type": "fair_state", **fairness.public_state(record)})
+    _send([(table_group(room_id), {"type": "fair.state", "text": text})])
 
 
 def _room_message(room: Room) -> tuple[str, dict]:

@@ -33,10 +33,11 @@ from django.core.cache import cache
 from django.utils import translation
 
 from accounts.sockets import CLOSE_SIGNED_OUT, user_group
-from games import clock, engine, frames
+from games import clock, engine, fairness, frames
 from games import services as play_service
 from games.errors import PlayError
-from games.models import Match
+from games.fairdeal import FairnessError
+from games.models import DealRecord, Match
 
 from . import broadcast, presence, protocol
 from . import services as room_service
@@ -161,17 +162,30 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seat_number = seat
         state = None
         player = False
+        fair = None
         if match is not None:
             own = frames.viewer_seat(match, self.uid)
             player = own is not None
             state = frames.state_frame(match, engine.get(match.game), own, full=True)
+            fair = self._fair_waiting(match)
         return {
             "room_id": room.pk,
             "language": self._language(),
             "room": broadcast.room_snapshot(room),
             "state": state,
             "player": player,
+            "fair": fair,
         }
+
+    @staticmethod
+    def _fair_waiting(match) -> dict | None:
+        """The public state of a fair deal still collecting fingerprints or
+        values (a browser that connects late still answers in time, F-1)."""
+        if match.status != Match.Status.ACTIVE:
+            return None
+        waiting = (DealRecord.Phase.COMMIT, DealRecord.Phase.REVEAL)
+        record = DealRecord.objects.filter(match=match, phase__in=waiting).order_by("-number").first()
+        return {"type": "fair_state", **fairness.public_state(record)} if record is not None else None
 
     async def _send_hello(self, hello: dict) -> None:
         await self.send_json({"type": "room", "room": hello["room"], "you": self._you()})
@@ -179,6 +193,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if state is not None:
             self.match_id = state["match"]
             await self.send_json(state)
+        if hello.get("fair") is not None:
+            await self.send_json(hello["fair"])
 
     async def _resync(self) -> None:
         hello = await self._run(self._hello, self.room_id)
@@ -338,6 +354,38 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "left", **result})
         await self._resync()
 
+    async def on_fair_commit(self, frame):
+        """F-1: this player's fingerprint for the round's deal (one hop)."""
+        self._need_user()
+        await self._run(self._fair, fairness.commit, frame.round, frame.commitment)
+
+    async def on_fair_reveal(self, frame):
+        """F-2: this player's value; the last one deals at once (one hop)."""
+        self._need_user()
+        await self._run(self._fair, fairness.reveal, frame.round, frame.value)
+
+    def _fair(self, step, number: int, text: str) -> None:
+        """``step`` (fairness.commit or reveal) for the seat this user holds in
+        the room's active match (never a seat from the frame); when that made
+        the deal ready, deal now through the play service."""
+        match = (
+            Match.objects.filter(room_id=self.room_id, status=Match.Status.ACTIVE)
+            .only("pk", "players")
+            .order_by("-id")
+            .first()
+        )
+        if match is None:
+            raise PlayError("no_match")
+        seat = match.seat_of_user(self.uid)
+        if seat is None:
+            raise PlayError("not_seated")
+        try:
+            record = step(match.pk, number, seat, text)
+        except FairnessError as exc:
+            raise PlayError(exc.code, exc.message) from None
+        if record.phase == DealRecord.Phase.READY:
+            play_service.deal_if_ready(match.pk)
+
     def _room_action(self, action, *args):
         room = Room.objects.select_related("creator").get(pk=self.room_id)
         self._game = room.game
@@ -370,6 +418,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         if room.get("match") != self.match_id or was_public == player:
             # A new match, or this viewer's class changed: start from the database's state.
             await self._resync()
+
+    async def fair_state(self, message):
+        """A round's fair deal moved on (public: fingerprints, who answered)."""
+        await self.send(text_data=message["text"])
+
+    async def fair_record(self, message):
+        """F-3: an ended round's record; only this match's players get the message."""
+        await self.send(text_data=message["text"])
 
     async def table_reaction(self, message):
         await self.send_json({"type": "reaction", "seat": message["seat"], "reaction": message["reaction"]})

@@ -30,6 +30,8 @@ Card = Annotated[StrictStr, Field(min_length=2, max_length=3)]
 Cards = Annotated[list[Card], Field(max_length=16)]
 Ref = StrictStr | StrictInt | None
 Seat = Annotated[StrictInt, Field(ge=1, le=4)]
+Hex64 = Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{64}$")]
+RoundNumber = Annotated[StrictInt, Field(ge=1, le=10000)]
 
 
 class _Shape(BaseModel):
@@ -176,13 +178,31 @@ class Leave(_Shape):
     ref: Ref = None
 
 
-FRAMES = (Ping, Sync, Act, React, Sit, Stand, Ready, Bot, Start, Rematch, Leave)
+class FairCommit(_Shape):
+    """F-1: the SHA-256 (64 lowercase hex digits) of this seat's secret value for ``round``."""
+
+    type: Literal["fair_commit"]
+    round: RoundNumber
+    commitment: Hex64
+    ref: Ref = None
+
+
+class FairReveal(_Shape):
+    """F-2: this seat's value (64 lowercase hex digits), once every fingerprint is in."""
+
+    type: Literal["fair_reveal"]
+    round: RoundNumber
+    value: Hex64
+    ref: Ref = None
+
+
+FRAMES = (Ping, Sync, Act, React, Sit, Stand, Ready, Bot, Start, Rematch, Leave, FairCommit, FairReveal)
 """Every client frame type, in the order docs/protocol.md lists them."""
 
 TYPES = {model.model_fields["type"].annotation.__args__[0]: model for model in FRAMES}
 
 ClientFrame = Annotated[
-    Ping | Sync | Act | React | Sit | Stand | Ready | Bot | Start | Rematch | Leave,
+    Ping | Sync | Act | React | Sit | Stand | Ready | Bot | Start | Rematch | Leave | FairCommit | FairReveal,
     Field(discriminator="type"),
 ]
 _adapter = TypeAdapter(ClientFrame)

@@ -75,6 +75,7 @@ class Worker:
             "TURN_SCALE": str(SCALE),
             "BOT_DELAY": "0.05",
             "ROUND_PAUSE": "0.2",
+            "FAIR_WAIT_SECONDS": "0",
             "SWEEP_SECONDS": "1",
             "CACHE_PREFIX": f"celery-test-{queue}",
         }

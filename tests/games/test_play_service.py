@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import engine, services
+from games import engine, fairdeal, services
 from games.models import Match, Move, Round
 from rooms import services as room_service
 from rooms.models import Seat
@@ -18,12 +18,16 @@ def test_h4_x6_partners_by_ace_draw_move_the_players_to_their_new_seats(
 ):
     settings.DEADLINES = "inprocess"
 
-    def draw_order(deck):
-        # D-1: the first card to seat 1 (an ace: hakem), the next to seat 4 (an ace: his partner)
-        rest = [c for c in deck if c not in ("AS", "AH")]
-        deck[:] = ["AS", "AH", *rest]
+    fair_order = fairdeal.order
 
-    monkeypatch.setattr(services._draw_random, "shuffle", draw_order)
+    def draw_order(cards, *args, purpose, **kwargs):
+        # D-1: the first card to seat 1 (an ace: hakem), the next to seat 4 (an ace: his partner)
+        deck = fair_order(cards, *args, purpose=purpose, **kwargs)
+        if purpose != "draw":
+            return deck
+        return ["AS", "AH", *(c for c in deck if c not in ("AS", "AH"))]
+
+    monkeypatch.setattr(fairdeal, "order", draw_order)
     room = make_room(alice, [bob, charlie, dave], rules={"ace_partners": True})
     match = room_service.start(room, alice)
     match.refresh_from_db()

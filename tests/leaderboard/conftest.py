@@ -22,6 +22,7 @@ def quiet_table(settings):
     # shared Celery queue; short pauses.
     settings.DEADLINES = "inprocess"
     settings.TABLE = {**settings.TABLE, "BOT_DELAY": 0.01, "ROUND_PAUSE": 0.01}
+    settings.FAIR_WAIT_SECONDS = 0  # no browser here: every human seat's value is its substitute (F-4)
     # Many players per test: a fast password hash.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     yield
@@ -90,7 +91,7 @@ def play_out(match_id: int, max_actions: int = 5000) -> Match:
         seat = min(game.to_act(match.state))
         if seat == CHANCE:
             play_service.play(
-                match_id, play_service.shuffled(game, match.state), seat=CHANCE, actor=Move.Actor.DEALER
+                match_id, play_service.shuffled(match, game), seat=CHANCE, actor=Move.Actor.DEALER
             )
         else:
             play_service.play(

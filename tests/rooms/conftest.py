@@ -24,6 +24,8 @@ CARD = re.compile(r'"((?:[AKQJT98765432][SHDC])|RJ|BJ)"')
 def fast_table(settings):
     settings.TABLE = {**settings.TABLE, "BOT_DELAY": 0.01, "ROUND_PAUSE": 0.05, "HEARTBEAT_SECONDS": 10}
     settings.DEADLINES = "inprocess"
+    # No browser here sends fair deal values unless a test does: substitute at once (F-4).
+    settings.FAIR_WAIT_SECONDS = 0
     presence.reset_store()
     yield
     clock.cancel_all()

@@ -6,6 +6,7 @@ import { fmt, gettext, num } from "./i18n.js";
 import { playSound, setSoundEnabled, soundEnabled, unlockAudio } from "./sound.js";
 import { TableSocket } from "./socket.js";
 import { Renderer } from "./render.js";
+import { FairTable } from "./fair.js";
 
 const ROUND_BANNER_MS = 3500;
 const ROUND_BANNER_DELAY_MS = 800;
@@ -160,6 +161,7 @@ class App {
   }
 
   onFrame(frame) {
+    (this.fair ||= new FairTable(this)).onFrame(frame); // the fair deal (F-1..F-3): its frames, and what this seat sees
     switch (frame.type) {
       case "room":
         this.room = frame.room;
