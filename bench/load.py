@@ -225,6 +225,14 @@ def reset_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def drop_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 # --- the client --------------------------------------------------------------------------------
 
 
@@ -569,6 +577,7 @@ def main() -> None:
     )
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12"))
     parser.add_argument("--logs", default=str(ROOT / "artifacts" / "load"))
+    parser.add_argument("--drop", action="store_true", help="drop the benchmark's database at the end")
     parser.add_argument("--prepare", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -582,7 +591,11 @@ def main() -> None:
     think = (float(low), float(high or low))
     label = f"{args.think if '-' in args.think else f'{args.think}-{args.think}'}s"
     floor = None if args.no_floor else asyncio.run(run_floor(args, think))
-    site = asyncio.run(run_site(args, think))
+    try:
+        site = asyncio.run(run_site(args, think))
+    finally:
+        if args.drop and not args.url:
+            drop_database(args.database_url)
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; processes={args.processes}", flush=True)
     floor_p50 = floor["p50"] if floor else float("nan")

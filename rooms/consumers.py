@@ -52,6 +52,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     match_id: int | None = None
     code: str = ""
     in_public: bool = False
+    frame_at: float = 0.0  # when the last state frame reached this connection (monotonic)
+    last_v: int | None = None
 
     async def dispatch(self, message):
         """Channels' dispatch without its per-message database clean-up hop
@@ -191,7 +193,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "room", "room": hello["room"], "you": self._you()})
         state = hello["state"]
         if state is not None:
-            self.match_id = state["match"]
+            self.match_id, self.last_v, self.frame_at = state["match"], state["v"], time.monotonic()
             await self.send_json(state)
         if hello.get("fair") is not None:
             await self.send_json(hello["fair"])
@@ -261,8 +263,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "pong", "match": self.match_id, "v": version})
 
     def _beat(self) -> int | None:
-        """A heartbeat (R-4): presence, and the match's version from the
-        database, so a client that missed a frame finds out (issue 14)."""
+        """A heartbeat (R-4): presence, and the match's version, so a client
+        that missed a frame finds out (issue 14). From the database when no
+        frame came for a heartbeat (a lost last frame looks like that); a
+        table in play sends frames, whose ``prev`` already shows a gap."""
         presence.store().touch(self.code, self.conn_id, self.who, self.seat_number)
         # Any live tab's heartbeat notices a dead one's expiry (R-7); one
         # check per room every half heartbeat is enough.
@@ -272,6 +276,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 broadcast.presence_changed(room)
         if self.match_id is None:
             return None
+        if time.monotonic() - self.frame_at < presence.heartbeat_seconds() and self.last_v is not None:
+            return self.last_v
         return Match.objects.filter(pk=self.match_id).values_list("version", flat=True).first()
 
     async def on_sync(self, frame):
@@ -393,9 +399,15 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # --- group messages: sent on as they came, no database -------------------------
 
+    def _saw(self, message) -> None:
+        if message["match"] != self.match_id:
+            self.match_id, self.last_v = message["match"], None
+        self.last_v = max(self.last_v or 0, message["v"])
+        self.frame_at = time.monotonic()
+
     async def table_frame(self, message):
         """This player's own view of one version."""
-        self.match_id = message["match"]
+        self._saw(message)
         await self.send(text_data=message["text"])
 
     async def table_public(self, message):
@@ -404,7 +416,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             # A player of a match that just started: his own frames come by his group.
             await self._set_public(False)
             return
-        self.match_id = message["match"]
+        self._saw(message)
         await self.send(text_data=message["text"])
 
     async def room_update(self, message):
