@@ -256,7 +256,7 @@ class Table:
         self.sockets: list = [None] * 4
         self.seen = [-1] * 4
         self.match = None
-        self.pending: tuple[float, int] | None = None  # (sent at, version sent)
+        self.pending: dict[int, float] = {}  # version an action was sent at -> when
         self.acting_for: tuple | None = None
         self.rematched: set = set()
         self.progress = time.monotonic()
@@ -273,18 +273,17 @@ class Table:
         kind = frame.get("type")
         if kind == "error":
             self.stats.error(frame.get("code", "?"))
-            if self.pending and frame.get("code") == "stale_version":
-                self.pending = None
             return
         if kind != "state":
             return
         if frame["match"] != self.match:
-            self.match, self.seen, self.pending, self.acting_for = frame["match"], [-1] * 4, None, None
+            self.match, self.seen, self.pending, self.acting_for = frame["match"], [-1] * 4, {}, None
         self.seen[seat] = max(self.seen[seat], frame["v"])
-        if self.pending and min(self.seen) > self.pending[1]:
-            self.stats.latencies.append(time.perf_counter() - self.pending[0])
+        everyone = min(self.seen)
+        for v in [v for v in self.pending if v < everyone]:
+            # every seat of the table has a version after the one the action was sent at
+            self.stats.latencies.append(time.perf_counter() - self.pending.pop(v))
             self.stats.moves += 1
-            self.pending = None
             self.progress = time.monotonic()
         if not self.running:
             return
@@ -301,7 +300,7 @@ class Table:
             async def act(v=frame["v"]):
                 if self.seen[seat] != v or not self.running:
                     return  # the table moved on meanwhile (a clock's move)
-                self.pending = (time.perf_counter(), v)
+                self.pending[v] = time.perf_counter()
                 await self.send(seat, {"type": "act", "action": action, "v": v})
 
             asyncio.ensure_future(self.think_then(act))
@@ -326,10 +325,9 @@ class FloorTable(Table):
     def frame(self, seat: int, text: str) -> None:
         frame = json.loads(text)
         self.seen[seat] = max(self.seen[seat], frame["seq"])
-        if self.pending and min(self.seen) >= self.pending[1]:
-            self.stats.latencies.append(time.perf_counter() - self.pending[0])
+        if self.seq in self.pending and min(self.seen) >= self.seq:
+            self.stats.latencies.append(time.perf_counter() - self.pending.pop(self.seq))
             self.stats.moves += 1
-            self.pending = None
             self.progress = time.monotonic()
             self.start_next()
 
@@ -341,7 +339,7 @@ class FloorTable(Table):
         seq, turn = self.seq, self.turn
 
         async def act():
-            self.pending = (time.perf_counter(), seq)
+            self.pending[seq] = time.perf_counter()
             await self.send(turn, {"seq": seq, "from": turn, "pad": "x" * 64})
 
         asyncio.ensure_future(self.think_then(act))
