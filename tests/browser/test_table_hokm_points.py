@@ -38,6 +38,7 @@ TOP_OVERLAP = """() => {
   const card = document.querySelector('[data-trick] .tc.pos-top .card');
   const tags = [...document.querySelectorAll('.slot-top .seat-name, .slot-top .seat-tags')];
   if (!card || !tags.length) return null;
+  if (card.getAnimations().some((a) => a.playState === 'running')) return null;  // measured at rest
   const b = card.getBoundingClientRect();
   for (const el of tags) {
     const a = el.getBoundingClientRect();
@@ -47,6 +48,11 @@ TOP_OVERLAP = """() => {
   }
   return false;
 }"""
+
+
+def plain_int(text: str) -> int:
+    """A score as shown (Persian digits, a true minus, isolated left-to-right) as an int."""
+    return int(digits(text).replace("\u2212", "-").strip("\u2066\u2067\u2068\u2069 "))
 
 
 def start_hokm_with_bots(player, turn_seconds: int | None = None) -> str:
@@ -107,12 +113,23 @@ def check_tap_targets(page) -> int:
     return checked
 
 
+SETTLE = """() => Promise.all(document.getAnimations()
+  .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)))"""
+
+
+def settle(page):
+    """Wait for the short animations (a panel sliding in, a card landing) to finish."""
+    page.evaluate(SETTLE)
+
+
 def both_sizes(player, name: str, first):
     """Screenshots at both widths (the page re-lays itself out on resize)."""
     other = DESKTOP if first == PHONE else PHONE
+    settle(player.page)
     player.shot(f"{name}-{player.lang}-{'phone' if first == PHONE else 'desktop'}")
     player.page.set_viewport_size(other)
     player.page.wait_for_timeout(300)
+    settle(player.page)
     player.shot(f"{name}-{player.lang}-{'phone' if other == PHONE else 'desktop'}")
     player.page.set_viewport_size(first)
     player.page.wait_for_timeout(200)
@@ -184,10 +201,7 @@ def test_hokm_points_through_a_whole_match(people, lang, viewport):
     assert panels[-2:] == ["round", "result"], panels
 
     # The score sheet: one row per round, the running score ending at the final score.
-    final = [
-        int(x)
-        for x in digits(page.locator("[data-testid=final-score]").inner_text()).replace("−", "-").split(" – ")
-    ]
+    final = [plain_int(x) for x in page.locator("[data-testid=final-score]").inner_text().split(" – ")]
     both_sizes(raha, "hokm-match-end", viewport)
     page.locator("[data-testid=sheet-toggle]").click()
     rows = page.locator("[data-testid=sheet-table] tbody tr")
@@ -195,7 +209,7 @@ def test_hokm_points_through_a_whole_match(people, lang, viewport):
     numbers = [int(digits(t)) for t in rows.locator("th").all_inner_texts()]
     assert numbers == list(range(1, len(numbers) + 1))
     last = rows.last.locator("td").all_inner_texts()
-    assert [int(digits(t)) for t in last[-2:]] == final
+    assert [plain_int(t) for t in last[-2:]] == final
     assert max(final) == 3
     both_sizes(raha, "hokm-score-sheet", viewport)
     page.locator("[data-testid=sheet-close]").click()

@@ -18,11 +18,22 @@ BOT_NAMES = {"fa": {2: "سیما", 3: "کاوه", 4: "نیکا"}, "en": {2: "Sim
 VIEW = "() => window.takhteh.app.liveFrame && window.takhteh.app.liveFrame.view"
 
 
+SETTLE = """() => Promise.all(document.getAnimations()
+  .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)))"""
+
+
+def settle(page):
+    """Wait for the short animations (a panel sliding in, a card landing) to finish."""
+    page.evaluate(SETTLE)
+
+
 def both_sizes(player, name: str, first):
     other = DESKTOP if first == PHONE else PHONE
+    settle(player.page)
     player.shot(f"{name}-{player.lang}-{'phone' if first == PHONE else 'desktop'}")
     player.page.set_viewport_size(other)
     player.page.wait_for_timeout(300)
+    settle(player.page)
     player.shot(f"{name}-{player.lang}-{'phone' if other == PHONE else 'desktop'}")
     player.page.set_viewport_size(first)
     player.page.wait_for_timeout(200)

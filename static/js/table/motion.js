@@ -43,7 +43,8 @@ function slideIn(wrap, pos) {
   if (!card || !card.animate) return;
   const [fx, fy] = FROM[pos] || [0, 1];
   const dx = fx * card.offsetWidth;
-  const dy = fy * card.offsetHeight;
+  // The top player's card grows in place: sliding down from his seat it would pass over his name and tags.
+  const dy = pos === "top" ? 0 : fy * card.offsetHeight;
   card.animate(
     [{ transform: `translate(${dx}px, ${dy}px) scale(0.92)`, opacity: 0.35 }, { transform: "none", opacity: 1 }],
     { duration: SLIDE_MS, easing: "cubic-bezier(.2,.8,.2,1)" },
@@ -139,7 +140,7 @@ export function animateEvents(r, events) {
         playSound("card");
       }
     } else if (event.type === "hakem") {
-      r.toast(fmt(gettext("%(name)s is the hakem."), { name: app.name(event.seat) }));
+      r.toast(fmt(gettext("%(name)s is the hakem."), { name: isolate(app.name(event.seat)) }));
     } else if (event.type === "trump_named" && event.suit) {
       const mark = app.root.querySelector("[data-testid=trump]");
       if (mark) mark.classList.add("flash");

@@ -3,7 +3,7 @@
 // the round's result and the match's end.
 import { cardFace, SUIT_SYMBOL, suitName } from "./cards.js";
 import { h, icon } from "./dom.js";
-import { fmt, gettext, listText, ngettext, num, score as scoreNum, signed } from "./i18n.js";
+import { fmt, gettext, isolate, listText, ngettext, num, score as scoreNum, signed } from "./i18n.js";
 import { callText, compassName, contractText, family, sideText } from "./games.js";
 
 const BID_STEP = 5; // SH-3: bids are multiples of five
@@ -122,7 +122,7 @@ function leftNotice(r, frame) {
   const fam = family(view.game);
   const score = fam === "hokm" ? view.score.rounds : fam === "shelem" ? view.score.totals : view.score.totals;
   const parts = [h("h3", { "data-testid": "left-who" }, me === leaver ? gettext("You left the match.")
-    : fmt(gettext("%(name)s left the match."), { name }))];
+    : fmt(gettext("%(name)s left the match."), { name: isolate(name) }))];
   if (score) {
     parts.push(h("p.muted", null, gettext("The score when the match ended:")));
     parts.push(scorePair(scoreNum(score[mine]), scoreNum(score[1 - mine]), "left-score"));
@@ -338,7 +338,7 @@ function roundPanel(r, final = false) {
     const made = res.score[bidderTeam] >= 0;
     key += `:${res.round}`;
     parts.push(h("h3", null, fmt(gettext("Round %(n)s: %(name)s bid %(bid)s and took %(took)s"),
-      { n: num(res.round), name: app.name(res.bidder), bid: num(res.bid), took: num(res.points[bidderTeam]) })));
+      { n: num(res.round), name: isolate(app.name(res.bidder)), bid: num(res.bid), took: num(res.points[bidderTeam]) })));
     parts.push(h("p", { class: made ? "made" : "down" }, made ? gettext("Made it!") : gettext("Went down.")));
     parts.push(scorePair(signed(res.score[mine]), signed(res.score[other])));
     if (res.totals) {

@@ -289,7 +289,7 @@ export class Renderer {
     const parts = [h("small", null, label),
       h("b.trump-mark", { class: red ? "red" : "", "data-testid": "trump", "aria-label": view.trump ? suitName(view.trump) : value }, value)];
     if (fam === "shelem" && view.bid) {
-      parts.push(h("span.by", null, fmt(gettext("%(bid)s by %(name)s"), { bid: num(view.bid), name: this.app.name(view.bidder) })));
+      parts.push(h("span.by", null, fmt(gettext("%(bid)s by %(name)s"), { bid: num(view.bid), name: isolate(this.app.name(view.bidder)) })));
       parts.push(h("span.by-short", { "aria-hidden": "true" }, num(view.bid)));
     }
     return h("div.chip.chip-trump", null, parts);
@@ -583,7 +583,7 @@ export class Renderer {
     if (!app.connected) return h("p.status-line", null, gettext("Waiting for the connection…"));
     const acting = (view.to_act || []).filter((s) => s !== 0);
     const mine = view.viewer && acting.includes(view.viewer);
-    const who = acting.length === 1 ? app.name(acting[0]) : "";
+    const who = acting.length === 1 ? isolate(app.name(acting[0])) : ""; // a Latin name in a Persian line keeps its order
     const say = (text) => h("p.status-line", null, text);
     switch (view.phase) {
       case "draw": return say(gettext("Drawing for the hakem…"));
@@ -856,7 +856,7 @@ export class Renderer {
     const pos = this.posOf(seat);
     const { pops } = this.slots[pos];
     const el = h("span.pop", { role: "img", "aria-label": fmt(gettext("%(name)s: %(reaction)s"),
-      { name: this.app.name(seat), reaction: reactionName(reaction) }), "data-testid": "reaction-pop" }, emoji);
+      { name: isolate(this.app.name(seat)), reaction: reactionName(reaction) }), "data-testid": "reaction-pop" }, emoji);
     pops.append(el);
     setTimeout(() => el.remove(), prefersReducedMotion() ? 3000 : 2600);
   }

@@ -94,14 +94,21 @@ export class ScoreSheet {
     const them = sides[1];
     const sideCells = (values, fmtValue = score) => [
       h("td.us", { dir: "ltr" }, fmtValue(values[us.team])), h("td.them", { dir: "ltr" }, fmtValue(values[them.team]))];
-    const sideHeads = (label) => [h("th.us", { scope: "col" }, `${label} · ${us.label}`),
-      h("th.them", { scope: "col" }, `${label} · ${them.label}`)];
+    // Two header rows: the group ("Tricks") over its two sides ("Us", "Them"): narrow enough for a phone.
+    const sub = [];
+    const sideHeads = (label) => {
+      sub.push(h("th.us", { scope: "col" }, us.label), h("th.them", { scope: "col" }, them.label));
+      return [h("th.group", { scope: "colgroup", colspan: 2 }, label)];
+    };
+    const single = (label) => {
+      sub.push(h("th", { "aria-hidden": "true" }, ""));
+      return h("th", { scope: "col" }, label);
+    };
     let head;
     let body;
     if (fam === "hokm") {
-      head = [h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, gettext("Hakem")),
-        h("th", { scope: "col" }, gettext("Won by")), ...sideHeads(gettext("Tricks")), h("th", { scope: "col" }, gettext("Kot")),
-        ...sideHeads(gettext("Rounds"))];
+      head = [single("#"), single(gettext("Hakem")), single(gettext("Won by")), ...sideHeads(gettext("Tricks")),
+        single(gettext("Kot")), ...sideHeads(gettext("Rounds"))];
       body = rows.map((row) => h("tr", { "data-round": row.round },
         h("th", { scope: "row" }, num(row.round)), h("td", null, app.name(row.hakem)),
         h("td", null, row.winner === us.team ? us.label : them.label),
@@ -109,15 +116,14 @@ export class ScoreSheet {
         h("td.kot", null, row.kot === "hakem_kot" ? gettext("Hakem kot") : row.kot ? gettext("Kot") : "—"),
         ...sideCells(row.after || [0, 0], num)));
     } else if (fam === "shelem") {
-      head = [h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, gettext("Bidder")), h("th", { scope: "col" }, gettext("Bid")),
-        h("th", { scope: "col" }, gettext("Taken")), ...sideHeads(gettext("Score")), ...sideHeads(gettext("Total"))];
+      head = [single("#"), single(gettext("Bidder")), single(gettext("Bid")), single(gettext("Taken")),
+        ...sideHeads(gettext("Score")), ...sideHeads(gettext("Total"))];
       body = rows.map((row) => h("tr", { "data-round": row.round },
         h("th", { scope: "row" }, num(row.round)), h("td", null, app.name(row.bidder)), h("td", { dir: "ltr" }, num(row.bid)),
         h("td", { dir: "ltr" }, num(row.points[app.team(row.bidder)])),
         ...sideCells(row.score, signed), ...sideCells(row.totals)));
     } else {
-      head = [h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, gettext("Contract")), h("th", { scope: "col" }, gettext("Tricks")),
-        ...sideHeads(gettext("Total"))];
+      head = [single("#"), single(gettext("Contract")), single(gettext("Tricks")), ...sideHeads(gettext("Total"))];
       body = rows.map((row) => h("tr", { "data-round": row.round },
         h("th", { scope: "row" }, num(row.round)),
         h("td", { dir: "ltr" }, row.passed_out ? gettext("Passed out") : fmt(gettext("%(contract)s by %(seat)s"),
@@ -126,6 +132,6 @@ export class ScoreSheet {
         ...sideCells(row.after || [0, 0])));
     }
     return h("div.sheet-scroll", null, h("table.sheet-table", { "data-testid": "sheet-table" },
-      h("thead", null, h("tr", null, head)), h("tbody", null, body)));
+      h("thead", null, h("tr", null, head), h("tr.sub", null, sub)), h("tbody", null, body)));
   }
 }
