@@ -203,7 +203,7 @@ export class Renderer {
     const cards = last.cards.map(({ seat, card }) => {
       const pos = this.posOf(seat);
       seen[pos] = (seen[pos] || 0) + 1;
-      const wrap = this.trickCard(card, pos, seen[pos] - 1, seat);
+      const wrap = this.trickCard(card, pos, seen[pos] - 1, seat, false);
       if (seat === last.winner) wrap.classList.add("winner");
       return wrap;
     });
@@ -559,9 +559,10 @@ export class Renderer {
     fill(this.el.trick, els);
   }
 
-  trickCard(card, pos, stackIndex, seat) {
+  trickCard(card, pos, stackIndex, seat, marks = true) {
     const face = cardFace(card);
     const wrap = h("div.tc", { class: `pos-${pos}${stackIndex ? " second" : ""}`, "data-card": card, "data-seat": seat }, face);
+    if (!marks) return wrap;
     if (this.app.cutCards.has(card)) {
       wrap.classList.add("cut");
       wrap.append(h("span.cut-label", { "aria-hidden": "true" }, gettext("Cut!")));

@@ -113,7 +113,7 @@ export class ScoreSheet {
         h("th", { scope: "row" }, num(row.round)), h("td", null, app.name(row.hakem)),
         h("td", null, row.winner === us.team ? us.label : them.label),
         ...sideCells(row.tricks, num),
-        h("td.kot", null, row.kot === "hakem_kot" ? gettext("Hakem kot") : row.kot ? gettext("Kot") : "—"),
+        h("td.kot", { class: row.kot ? "yes" : "" }, row.kot === "hakem_kot" ? gettext("Hakem kot") : row.kot ? gettext("Kot") : "—"),
         ...sideCells(row.after || [0, 0], num)));
     } else if (fam === "shelem") {
       head = [single("#"), single(gettext("Bidder")), single(gettext("Bid")), single(gettext("Taken")),
