@@ -223,6 +223,7 @@ def test_mute_toggle_keeps_the_profile_setting(people):
     page = omid.goto("/")
     page.locator("[data-testid=practice-hokm4]").click()
     page.wait_for_url(ROOM_URL)
+    room_url = page.url
     toggle = page.locator("[data-testid=toggle-sound]")
     assert toggle.get_attribute("aria-pressed") == "false"
     with page.expect_response(lambda r: "/preferences/sound/" in r.url) as answer:
@@ -234,6 +235,12 @@ def test_mute_toggle_keeps_the_profile_setting(people):
     assert page.locator("#table-app").get_attribute("data-sounds") == "false"
     prefs = omid.goto("/me/preferences/")
     assert not prefs.locator("[name=card_sounds]").is_checked()
+    # A visitor at this full table is not offered a seat (no empty seat to take).
+    watcher = people("watcher", lang="fa", viewport=PHONE, signed_up=False)
+    wpage = watcher.goto(room_url)
+    wpage.locator("[data-testid=visitor-note]").wait_for()
+    assert wpage.locator("[data-testid=sign-in-to-sit]").count() == 0
+    assert wpage.locator("[data-testid=seat-2] .seat-name").inner_text() == "سیما"
     page = omid.page
     page.go_back()
     page.locator("[data-testid=toggle-sound]").click()

@@ -46,10 +46,14 @@ export class ScoreSheet {
     }
     const view = frame.view;
     const fam = family(view.game);
+    // A frame that carries the whole match's rounds (`rounds`, when the server sends it) fills the sheet at once.
+    if (Array.isArray(frame.rounds)) {
+      for (const row of frame.rounds) if (row && row.round && !this.rows.has(row.round)) this.rows.set(row.round, { ...row, after: row.after || row.totals || row.score });
+    }
     const res = fam === "shelem" ? view.score && view.score.last_result : view.last_result;
     if (!res || !res.round || this.rows.has(res.round)) return;
     const row = { ...res };
-    if (fam === "hokm") row.after = [...view.score.rounds];
+    if (fam === "hokm") row.after = res.score ? [...res.score] : [...view.score.rounds];
     if (fam === "bridge") row.after = [...view.score.totals];
     this.rows.set(res.round, row);
     save(frame.match, this.rows);
