@@ -153,6 +153,7 @@ def test_hokm_points_through_a_whole_match(people, lang, viewport):
     taps_checked = 0
     seen_last = False
     overlaps = []
+    bar_heights = set()
     steps = 0
     while steps < 2000:
         steps += 1
@@ -182,6 +183,9 @@ def test_hokm_points_through_a_whole_match(people, lang, viewport):
             page.locator("[data-testid=last-trick-button]").click()
             seen_last = True
             continue
+        bar_heights.add(
+            round(page.evaluate("() => document.querySelector('.tbar').getBoundingClientRect().height"))
+        )
         overlap = page.evaluate(TOP_OVERLAP)
         if overlap is not None:
             overlaps.append(overlap)
@@ -189,6 +193,8 @@ def test_hokm_points_through_a_whole_match(people, lang, viewport):
             act(page, need)
         page.wait_for_timeout(60)
     assert need == "result", "the match did not end"
+    # The top bar keeps one row through the match (no second row on a phone).
+    assert max(bar_heights) - min(bar_heights) <= 2, bar_heights
     assert seen_last
     if viewport == PHONE:
         assert taps_checked == 13

@@ -249,7 +249,9 @@ def test_persian_password_error_and_styled_submit(people):
     assert "۸" in text and not re.search(r"[0-9]", text), text
     help_text = " ".join(page.locator(".helptext").all_inner_texts())
     assert not re.search(r"[0-9]", help_text)
-    assert "<li>" not in help_text and page.locator(".helptext li").count() >= 2  # Django's list, not its markup
+    assert (
+        "<li>" not in help_text and page.locator(".helptext li").count() >= 2
+    )  # Django's list, not its markup
     visitor.shot("signup-password-error-fa-phone")
     # The favicon is there (no 404 on every page).
     icon = page.locator("link[rel=icon]").get_attribute("href")
