@@ -321,13 +321,14 @@ export class Renderer {
     if (fam === "hokm") {
       rows.push([gettext("Tricks"), (t) => num(view.score.tricks[t])]);
       rows.push([matchLabel(view.score.target), (t) => num(view.score.rounds[t])]);
+      // The row is there from the first round ("·"), so the top bar never grows mid-match.
       const last = view.last_result;
-      if (last) rows.push([gettext("Last round"), (t) => (last.winner === t ? signed(last.points) : "·")]);
+      rows.push([gettext("Last round"), (t) => (last && last.winner === t ? signed(last.points) : "·")]);
     } else if (fam === "shelem") {
       rows.push([gettext("Points"), (t) => num(view.score.points[t])]);
       rows.push([matchLabel(view.rules.cap), (t) => score(view.score.totals[t])]);
       const last = view.score.last_result;
-      if (last) rows.push([gettext("Last round"), (t) => signed(last.score[t])]);
+      rows.push([gettext("Last round"), (t) => (last ? signed(last.score[t]) : "·")]);
     } else {
       rows.push([gettext("Tricks"), (t) => num(view.tricks_won[t])]);
       rows.push([gettext("Total"), (t) => score(view.score.totals[t])]);
