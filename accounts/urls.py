@@ -4,4 +4,5 @@ from . import views
 
 urlpatterns = [
     path("preferences/", views.preferences, name="preferences"),
+    path("preferences/sound/", views.sound_preference, name="sound_preference"),
 ]

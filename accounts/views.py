@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -28,3 +29,15 @@ def preferences(request):
 def player(request, username):
     user = get_object_or_404(User, username__iexact=username, is_active=True)
     return redirect("leaderboard:player", username=user.username)
+
+
+def sound_preference(request):
+    """The table's mute toggle: POST ``on`` (1 or 0) keeps "card sounds" in the profile."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    if not request.user.is_authenticated:
+        return JsonResponse({"saved": False}, status=403)
+    profile = request.user.profile
+    profile.card_sounds = request.POST.get("on") in ("1", "true", "on")
+    profile.save(update_fields=["card_sounds"])
+    return JsonResponse({"saved": True, "card_sounds": profile.card_sounds})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from django.contrib import messages
@@ -15,6 +16,7 @@ from games.errors import PlayError
 from games.models import GAME_CHOICES
 
 from . import services
+from .bot_names import bot_names
 from .forms import CreateRoomForm, rule_items
 from .models import Room
 
@@ -113,5 +115,6 @@ def room(request, code):
             "watch": request.GET.get("watch") == "1",
             "rule_items": rule_items(room.game, room.rules),
             "table_constants": services.table_constants(),
+            "bot_names_json": json.dumps(bot_names(4), ensure_ascii=False),
         },
     )

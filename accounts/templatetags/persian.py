@@ -44,3 +44,11 @@ def jdate(value, fmt: str = "%Y/%m/%d"):
             j = jdatetime.date.fromgregorian(date=value)
         return localise_digits(j.strftime(fmt), "fa")
     return value.strftime(fmt)
+
+
+@register.filter(name="digits", is_safe=True)
+def digits(value):
+    """{{ text|digits }}: every digit of a text (a form error, a help text) in the page's digits; keeps safe HTML safe."""
+    if value is None:
+        return ""
+    return localise_digits(value)

@@ -16,10 +16,23 @@ export function num(value) {
   return text.replace(/-/g, "−");
 }
 
-/** +50 / −120 / 0, isolated left-to-right so the sign stays before the digits in Persian. */
+/**
+ * A score: −120 / 45, isolated left-to-right so that the minus sign stays on the
+ * left of the digits in Persian too (the one helper for every score on the table).
+ */
+export function score(value) {
+  return `\u2066${num(value)}\u2069`;
+}
+
+/** +50 / −120 / 0: a score change, isolated like score(). */
 export function signed(value) {
   const text = value > 0 ? `+${num(value)}` : num(value);
   return `\u2066${text}\u2069`;
+}
+
+/** Text of mixed scripts (a Latin name in a Persian sentence) kept in its own order. */
+export function isolate(text) {
+  return `\u2068${text}\u2069`;
 }
 
 /**

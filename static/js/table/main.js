@@ -5,6 +5,7 @@ import { teamOf } from "./geometry.js";
 import { fmt, gettext, num } from "./i18n.js";
 import { playSound, setSoundEnabled, soundEnabled, unlockAudio } from "./sound.js";
 import { TableSocket } from "./socket.js";
+import { botName } from "./names.js";
 import { Renderer } from "./render.js";
 import { FairTable } from "./fair.js";
 
@@ -124,7 +125,7 @@ class App {
     const seat = this.seat(number);
     if (!seat) return fmt(gettext("Seat %(n)s"), { n: num(number) });
     if (seat.user) return seat.user;
-    if (seat.bot) return gettext("Bot");
+    if (seat.bot) return botName(number);
     return gettext("Empty seat");
   }
 

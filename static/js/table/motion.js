@@ -3,13 +3,39 @@
 // checks v == last + 1).
 import { h, prefersReducedMotion } from "./dom.js";
 import { FROM } from "./geometry.js";
-import { fmt, gettext } from "./i18n.js";
+import { fmt, gettext, isolate } from "./i18n.js";
 import { playSound } from "./sound.js";
-import { SUIT_SYMBOL } from "./cards.js";
+import { cardText, SUIT_SYMBOL } from "./cards.js";
 
 const SLIDE_MS = 240;
-const HOLD_MS = 650; // the finished trick stays in view before it is gathered
+// The finished trick stays in view at least a second before it is gathered;
+// shorter only for a player who asks for fast play without reduced motion.
+export const HOLD_MS = 1100;
+export const FAST_HOLD_MS = 550;
 const GATHER_MS = 260;
+const FAST_KEY = "takhteh.fastPlay";
+
+/** The player's "fast play" choice (this browser). */
+export function fastPlay() {
+  try {
+    return window.localStorage.getItem(FAST_KEY) === "1";
+  } catch (err) {
+    return false;
+  }
+}
+
+export function setFastPlay(on) {
+  try {
+    window.localStorage.setItem(FAST_KEY, on ? "1" : "0");
+  } catch (err) {
+    /* private mode: normal pace */
+  }
+}
+
+/** How long a finished trick stays on the felt, in ms. */
+export function holdMs(reduce = prefersReducedMotion()) {
+  return !reduce && fastPlay() ? FAST_HOLD_MS : HOLD_MS;
+}
 let gatherTimers = [];
 
 function slideIn(wrap, pos) {
@@ -17,7 +43,8 @@ function slideIn(wrap, pos) {
   if (!card || !card.animate) return;
   const [fx, fy] = FROM[pos] || [0, 1];
   const dx = fx * card.offsetWidth;
-  const dy = fy * card.offsetHeight;
+  // The top player's card grows in place: sliding down from his seat it would pass over his name and tags.
+  const dy = pos === "top" ? 0 : fy * card.offsetHeight;
   card.animate(
     [{ transform: `translate(${dx}px, ${dy}px) scale(0.92)`, opacity: 0.35 }, { transform: "none", opacity: 1 }],
     { duration: SLIDE_MS, easing: "cubic-bezier(.2,.8,.2,1)" },
@@ -42,6 +69,7 @@ function gather(r, lastTrick, winner, reduce) {
     return wrap;
   });
   r.el.gather.append(...wraps);
+  r.el.gather.dataset.shownAt = String(Date.now());
   const to = FROM[r.posOf(winner)] || [0, 0];
   gatherTimers.push(setTimeout(() => {
     if (reduce) {
@@ -58,7 +86,7 @@ function gather(r, lastTrick, winner, reduce) {
       );
     }
     gatherTimers.push(setTimeout(() => clearGather(r), GATHER_MS + 30));
-  }, reduce ? HOLD_MS + 300 : HOLD_MS));
+  }, holdMs(reduce)));
 }
 
 /** R-11: the cut effect, only when a trump or joker overtakes the current winner. */
@@ -72,6 +100,24 @@ function cutEffect(wrap) {
   setTimeout(() => slash.remove(), 700);
 }
 
+/** C-8: a card the clock played is said in words, not only marked by a badge. */
+function announceClock(r, events) {
+  const { app } = r;
+  const me = app.liveFrame && app.liveFrame.view.viewer;
+  let clockSeat = null;
+  for (const event of events) {
+    if (event.type === "auto") clockSeat = event.seat;
+    else if (event.type === "card_played" && clockSeat === event.seat) {
+      const card = isolate(cardText(event.card));
+      const text = event.seat === me
+        ? fmt(gettext("Time ran out: the clock played %(card)s for you."), { card })
+        : fmt(gettext("Time ran out: the clock played %(card)s for %(name)s."), { card, name: isolate(app.name(event.seat)) });
+      r.toast(text, "clock", 6000);
+      clockSeat = null;
+    }
+  }
+}
+
 export function animateEvents(r, events) {
   const { app } = r;
   const frame = app.liveFrame;
@@ -79,6 +125,7 @@ export function animateEvents(r, events) {
   const view = frame.view;
   const reduce = prefersReducedMotion();
   const won = events.filter((e) => e.type === "trick_won");
+  announceClock(r, events);
   if (won.length && view.last_trick) gather(r, view.last_trick, view.last_trick.winner, reduce);
   for (const event of events) {
     if (event.type === "card_played") {
@@ -93,7 +140,7 @@ export function animateEvents(r, events) {
         playSound("card");
       }
     } else if (event.type === "hakem") {
-      r.toast(fmt(gettext("%(name)s is the hakem."), { name: app.name(event.seat) }));
+      r.toast(fmt(gettext("%(name)s is the hakem."), { name: isolate(app.name(event.seat)) }));
     } else if (event.type === "trump_named" && event.suit) {
       const mark = app.root.querySelector("[data-testid=trump]");
       if (mark) mark.classList.add("flash");

@@ -1,12 +1,20 @@
 // The panel in the middle of the table: the waiting room's controls, the
 // choice the viewer must make now (trump, bid, widow, sars, draft, call),
 // the round's result and the match's end.
+import { reviewLink } from "../replay/link.js";
 import { cardFace, SUIT_SYMBOL, suitName } from "./cards.js";
 import { h, icon } from "./dom.js";
-import { fmt, gettext, listText, ngettext, num, signed } from "./i18n.js";
+import { fmt, gettext, isolate, listText, ngettext, num, score as scoreNum, signed } from "./i18n.js";
 import { callText, compassName, contractText, family, sideText } from "./games.js";
 
 const BID_STEP = 5; // SH-3: bids are multiples of five
+// The round's result comes once the last trick has stayed its second on the felt.
+export const ROUND_AFTER_TRICK_MS = 450;
+
+/** Is the round's result (the banner of the last round) to be shown now? */
+export function bannerShowing(banner, now = Date.now()) {
+  return Boolean(banner && now >= banner.from + ROUND_AFTER_TRICK_MS && now < banner.until);
+}
 
 /** "us – them" in the page's reading order (the same order as the scoreboard). */
 function scorePair(a, b, testid = null) {
@@ -25,7 +33,14 @@ export function buildPanel(r) {
   const frame = app.liveFrame;
   if (!frame) return null;
   const view = frame.view;
-  if (frame.status !== "active" || view.phase === "match_over") return resultPanel(r);
+  if (frame.status !== "active" || view.phase === "match_over") {
+    // The deciding round's result first, like every other round, then the match's (issue 15).
+    const banner = app.roundBanner;
+    if (frame.status === "finished" && banner && Date.now() < banner.until) {
+      return bannerShowing(banner) ? roundPanel(r, true) : null;
+    }
+    return resultPanel(r);
+  }
   // Panels stay while an action is in flight (their buttons wait), so they do not flicker.
   const legal = app.choices();
   const types = new Set(legal.map((a) => a.type));
@@ -33,7 +48,7 @@ export function buildPanel(r) {
   // The last round's result, unless the next round already asks something of me.
   const banner = app.roundBanner;
   const choosing = [...types].some((t) => t !== "play");
-  if (!choosing && (banner ? Date.now() >= banner.from : view.phase === "round_over")) return roundPanel(r);
+  if (!choosing && (banner ? bannerShowing(banner) : view.phase === "round_over")) return roundPanel(r);
   if (types.has("trump")) return { kind: "trump", key: `trump:${live}`, el: trumpPanel(r, legal) };
   if (types.has("draft")) return { kind: "draft", key: `draft:${live}`, el: draftPanel(r, view) };
   if (types.has("bid") || types.has("pass")) return { kind: "bid", key: `bid:${live}`, el: bidPanel(r, legal) };
@@ -67,7 +82,15 @@ function waitPanel(r) {
   else line = app.isCreator ? gettext("Everyone is here and ready. Start when you like.") : gettext("Everyone is ready. The host starts the match.");
   const parts = [h("h2", null, app.cfg.gameName), h("p.wait-line", { "data-testid": "wait-line" }, line)];
   const frame = app.frame;
-  if (frame && frame.status === "abandoned") parts.push(h("p.muted", null, gettext("The last match ended when a player left.")));
+  if (frame && frame.status === "abandoned") {
+    if (r.leftSeen !== frame.match) {
+      // Somebody left: the others see who, the score then and what is recorded, before the waiting room.
+      const notice = [...leftNotice(r, frame), h("div.panel-actions", null, h("button.btn", { type: "button",
+        "data-testid": "left-ok", onclick: () => { r.leftSeen = frame.match; app.render(); } }, gettext("Back to the waiting room")))];
+      return { kind: "left", key: `left:${frame.match}:${app.connected}`, el: card("left", "left-notice", notice) };
+    }
+    parts.push(h("p.muted", null, gettext("The last match ended when a player left.")));
+  }
   const buttons = [];
   if (app.isCreator) {
     const can = !empty && !unready.length && app.connected;
@@ -85,6 +108,32 @@ function waitPanel(r) {
   }
   if (buttons.length) parts.push(h("div.panel-actions", null, buttons));
   return { kind: "wait", key, el: card("wait", "wait-panel", parts) };
+}
+
+/** L-3: who left the match, the score at that moment, and what is recorded for the viewer. */
+function leftNotice(r, frame) {
+  const { app } = r;
+  const view = frame.view;
+  const known = r.matchSeats && r.matchSeats.match === frame.match ? r.matchSeats : null;
+  const leaver = frame.leaver;
+  const name = (known && known.names[leaver]) || app.name(leaver);
+  const practice = known ? known.practice : app.room.seats.some((s) => s.bot);
+  const me = view.viewer;
+  const mine = me ? app.team(me) : 0;
+  const fam = family(view.game);
+  const score = fam === "hokm" ? view.score.rounds : fam === "shelem" ? view.score.totals : view.score.totals;
+  const parts = [h("h3", { "data-testid": "left-who" }, me === leaver ? gettext("You left the match.")
+    : fmt(gettext("%(name)s left the match."), { name: isolate(name) }))];
+  if (score) {
+    parts.push(h("p.muted", null, gettext("The score when the match ended:")));
+    parts.push(scorePair(scoreNum(score[mine]), scoreNum(score[1 - mine]), "left-score"));
+  }
+  let record;
+  if (practice) record = gettext("A practice match with bots: nothing is recorded.");
+  else if (me && me !== leaver) record = gettext("For you the match is recorded as unfinished: neither a win nor a loss.");
+  else if (!me) record = gettext("For the players who stayed, the match is recorded as unfinished.");
+  if (record) parts.push(h("p", { "data-testid": "left-record" }, record));
+  return parts;
 }
 
 // --- the viewer's choices --------------------------------------------------------------
@@ -124,18 +173,34 @@ function bidPanel(r, legal) {
   const canPass = legal.some((a) => a.type === "pass");
   const min = amounts[0];
   const max = amounts[amounts.length - 1];
-  let value = r.bidValue && amounts.includes(r.bidValue) ? r.bidValue : min;
+  // Each turn to bid opens at the lowest legal bid of this auction (issue 15); the
+  // value chosen stays only while the same turn's panel is redrawn.
+  const frame = app.liveFrame;
+  const turn = `${frame.match}:${frame.view.round}:${JSON.stringify(frame.view.bids)}`;
+  if (r.bidTurn !== turn) {
+    r.bidTurn = turn;
+    r.bidValue = null;
+  }
+  let value = r.bidValue !== null && amounts.includes(r.bidValue) ? r.bidValue : min;
   const out = h("output.bid-value", { "data-testid": "bid-value", "aria-live": "polite" }, num(value ?? ""));
   const bidBtn = h("button.btn", { type: "button", "data-testid": "bid-button" });
   const slider = amounts.length ? h("input.bid-slider", {
     type: "range", min, max, step: BID_STEP, value, "data-testid": "bid-slider", "aria-label": gettext("Your bid"),
   }) : null;
+  const less = h("button.step", { type: "button", "data-testid": "bid-less", "aria-label": fmt(gettext("%(n)s less"), { n: num(BID_STEP) }),
+    onclick: () => set(value - BID_STEP) }, "−");
+  const more = h("button.step", { type: "button", "data-testid": "bid-more", "aria-label": fmt(gettext("%(n)s more"), { n: num(BID_STEP) }),
+    onclick: () => set(value + BID_STEP) }, "+");
   const set = (v) => {
-    value = Math.min(max, Math.max(min, v));
+    // Only legal amounts: never below this auction's minimum, never above the maximum.
+    const want = Math.min(max, Math.max(min, v));
+    value = amounts.includes(want) ? want : amounts.find((a) => a >= want) ?? max;
     r.bidValue = value;
     if (slider) slider.value = String(value);
     out.textContent = num(value);
     bidBtn.textContent = fmt(gettext("Bid %(n)s"), { n: num(value) });
+    less.disabled = value <= min;
+    more.disabled = value >= max;
   };
   if (slider) slider.addEventListener("input", () => set(Number(slider.value)));
   bidBtn.addEventListener("click", () => app.act({ type: "bid", amount: value }));
@@ -143,12 +208,8 @@ function bidPanel(r, legal) {
   if (amounts.length) {
     set(value);
     parts.push(
-      h("div.bid-row", { dir: "ltr" },
-        h("button.step", { type: "button", "aria-label": fmt(gettext("%(n)s less"), { n: num(BID_STEP) }),
-          onclick: () => set(value - BID_STEP) }, "−"),
-        out,
-        h("button.step", { type: "button", "aria-label": fmt(gettext("%(n)s more"), { n: num(BID_STEP) }),
-          onclick: () => set(value + BID_STEP) }, "+")),
+      h("div.bid-row", { dir: "ltr" }, less, out, more),
+      h("small.muted.bid-min", { "data-testid": "bid-min" }, fmt(gettext("Lowest bid now: %(n)s"), { n: num(min) })),
       h("div.slider-row", { dir: "ltr" }, slider));
   }
   parts.push(h("div.panel-actions", null, amounts.length ? bidBtn : null,
@@ -252,7 +313,7 @@ function sideName(r, team) {
   return listText(names);
 }
 
-function roundPanel(r) {
+function roundPanel(r, final = false) {
   const { app } = r;
   const frame = app.liveFrame;
   const view = frame.view;
@@ -269,7 +330,7 @@ function roundPanel(r) {
     key += `:${winner}`;
     parts.push(h("h3", null, fmt(gettext("Round %(n)s: %(side)s won"), { n: num(res.round || view.round), side: sideName(r, winner) })));
     parts.push(scorePair(num(res.tricks[mine]), num(res.tricks[other])));
-    if (res.kot) parts.push(h("p.kot", null, gettext("Kot!")));
+    if (res.kot) parts.push(h("p.kot", { "data-testid": "round-kot" }, res.kot === "hakem_kot" ? gettext("Hakem kot!") : gettext("Kot!")));
     parts.push(h("p.muted", null, fmt(gettext("%(side)s: %(points)s"), { side: sideName(r, winner), points: signed(res.points) })));
   } else if (fam === "shelem") {
     const res = view.score.last_result || (banner && banner.event);
@@ -278,9 +339,13 @@ function roundPanel(r) {
     const made = res.score[bidderTeam] >= 0;
     key += `:${res.round}`;
     parts.push(h("h3", null, fmt(gettext("Round %(n)s: %(name)s bid %(bid)s and took %(took)s"),
-      { n: num(res.round), name: app.name(res.bidder), bid: num(res.bid), took: num(res.points[bidderTeam]) })));
+      { n: num(res.round), name: isolate(app.name(res.bidder)), bid: num(res.bid), took: num(res.points[bidderTeam]) })));
     parts.push(h("p", { class: made ? "made" : "down" }, made ? gettext("Made it!") : gettext("Went down.")));
     parts.push(scorePair(signed(res.score[mine]), signed(res.score[other])));
+    if (res.totals) {
+      parts.push(h("p.muted", { "data-testid": "round-totals" }, fmt(gettext("Match: %(us)s – %(them)s"),
+        { us: scoreNum(res.totals[mine]), them: scoreNum(res.totals[other]) })));
+    }
   } else {
     const res = view.last_result || (banner && banner.event);
     if (!res) return null;
@@ -294,7 +359,13 @@ function roundPanel(r) {
       }
     }
   }
-  if (frame.deadlines && frame.deadlines["0"]) parts.push(h("p.muted.next-round", null, gettext("The next round starts in a moment.")));
+  if (final) {
+    key += ":final";
+    parts.push(h("div.panel-actions", null, h("button.btn", { type: "button", "data-testid": "see-match-result",
+      onclick: () => { app.roundBanner = null; app.render(); } }, gettext("The match's result"))));
+  } else if (frame.deadlines && frame.deadlines["0"]) {
+    parts.push(h("p.muted.next-round", null, gettext("The next round starts in a moment.")));
+  }
   return { kind: "round", key, el: card("round", "round-result", parts) };
 }
 
@@ -320,10 +391,11 @@ function resultPanel(r) {
     }
   }
   parts.push(h("h2", null, title));
-  const score = result.score || (view.score && (view.score.rounds || view.score.totals));
+  if (frame.status === "abandoned") parts.push(...leftNotice(r, frame));
+  const score = frame.status === "abandoned" ? null : result.score || (view.score && (view.score.rounds || view.score.totals));
   if (score) {
     const mine = view.viewer ? app.team(view.viewer) : 0;
-    parts.push(scorePair(num(score[mine]), num(score[1 - mine]), "final-score"));
+    parts.push(scorePair(scoreNum(score[mine]), scoreNum(score[1 - mine]), "final-score"));
   }
   parts.push(h("p.muted", { "data-testid": "rematch-count" },
     fmt(gettext("Play again: %(k)s of %(n)s agreed"), { k: num(agreed), n: num(seats.length) })));
@@ -339,6 +411,8 @@ function resultPanel(r) {
     buttons.push(h("button.btn.btn-ghost", { type: "button", "data-testid": "result-leave", onclick: () => app.leave() },
       icon("leave"), gettext("Leave")));
   }
+  // R-10: each player of the match may review its hands.
+  if (view.viewer && frame.status !== "active") buttons.push(reviewLink(frame.match));
   if (buttons.length) parts.push(h("div.panel-actions", null, buttons));
   return { kind: "result", key, el: card("result", "match-result", parts) };
 }

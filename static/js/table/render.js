@@ -1,11 +1,13 @@
 // Everything the table shows, rebuilt from the app's state. Seats use
 // physical sides (geometry.js); text and panels follow the page direction.
-import { cardBack, cardFace, cardText, SUIT_SYMBOL, suitName } from "./cards.js";
+import { cardBack, cardFace, cardLabel, cardText, SUIT_SYMBOL, suitName } from "./cards.js";
 import { fill, h, icon, prefersReducedMotion } from "./dom.js";
 import { seatPositions } from "./geometry.js";
-import { fmt, gettext, ngettext, num, signed } from "./i18n.js";
-import { animateEvents } from "./motion.js";
-import { buildPanel } from "./panels.js";
+import { fmt, gettext, isolate, ngettext, num, score, signed } from "./i18n.js";
+import { animateEvents, fastPlay, setFastPlay } from "./motion.js";
+import { ScoreSheet } from "./sheet.js";
+import { saveSoundPreference, setSoundEnabled, soundEnabled, storedSoundChoice } from "./sound.js";
+import { bannerShowing, buildPanel } from "./panels.js";
 import { layoutFan } from "./fan.js";
 import { callText, compassName, contractText, family, sideText } from "./games.js";
 
@@ -67,6 +69,10 @@ export class Renderer {
       dialogText: q("[data-leave-text]"),
       leave: q("[data-leave]"),
       rules: q("template[data-rules]"),
+      last: q("[data-last]"),
+      lastBtn: q("[data-last-btn]"),
+      sheet: q("[data-sheet]"),
+      sheetToggle: q("[data-sheet-toggle]"),
     };
     this.slots = {};
     for (const pos of POSITIONS) {
@@ -77,6 +83,16 @@ export class Renderer {
     this.panelKey = null;
     this.everOpen = false;
     this.bidValue = null;
+    this.bidTurn = null;
+    this.lastOpen = false; // the last trick shown over the felt
+    this.lastKey = null;
+    this.lastBuilt = null;
+    this.matchSeats = null; // who sat where in the match on screen (names of a player who left)
+    if (!app.cfg.authenticated) {
+      const stored = storedSoundChoice();
+      if (stored !== null) setSoundEnabled(stored);
+    }
+    this.sheet = new ScoreSheet(this, this.el.sheet);
     this.wireStatic();
     new ResizeObserver(() => this.layoutHand()).observe(this.el.hand);
   }
@@ -91,6 +107,17 @@ export class Renderer {
       app.confirmLeave();
     });
     this.el.hand.addEventListener("keydown", (event) => this.handKeys(event));
+    // The last trick: the button, or a tap on the trick pile.
+    this.el.lastBtn.addEventListener("click", () => this.toggleLastTrick());
+    this.el.trick.parentElement.addEventListener("click", () => {
+      if (this.lastTrickAvailable()) this.toggleLastTrick();
+    });
+    if (this.el.sheetToggle) {
+      this.el.sheetToggle.addEventListener("click", () => {
+        this.sheet.toggle();
+        this.el.sheetToggle.setAttribute("aria-expanded", this.sheet.open ? "true" : "false");
+      });
+    }
   }
 
   // --- the whole page -------------------------------------------------------------
@@ -108,6 +135,8 @@ export class Renderer {
     root.classList.toggle("spectating", !app.viewer || !view || !view.viewer);
     root.classList.toggle("four-colour", app.cfg.fourColour);
     if (app.connected) this.everOpen = true;
+    this.noteMatchSeats(frame);
+    this.sheet.note(frame || app.frame);
     this.renderBanner();
     this.renderTopBar();
     this.renderSeats();
@@ -115,8 +144,64 @@ export class Renderer {
     this.renderHand();
     this.renderInfo();
     this.renderFoot();
+    this.renderLastTrick();
+    this.sheet.render();
     this.tick();
     if (ctx.animate && ctx.events && ctx.events.length) animateEvents(this, ctx.events);
+  }
+
+  /** Names and bots of the match on screen, kept for after somebody leaves (L-3). */
+  noteMatchSeats(frame) {
+    const { app } = this;
+    if (!frame || !app.room || frame.status !== "active") return;
+    const names = {};
+    for (const seat of app.room.seats) if (seat.user || seat.bot) names[seat.number] = app.name(seat.number);
+    this.matchSeats = { match: frame.match, names, practice: app.room.seats.some((s) => s.bot) };
+  }
+
+  // --- the last trick (issue 15) ----------------------------------------------------
+
+  lastTrickAvailable() {
+    const frame = this.app.liveFrame;
+    return Boolean(frame && frame.status === "active" && frame.view.last_trick &&
+      (frame.view.last_trick.cards || []).length);
+  }
+
+  toggleLastTrick(open = !this.lastOpen) {
+    this.lastOpen = open && this.lastTrickAvailable();
+    this.renderLastTrick();
+  }
+
+  renderLastTrick() {
+    const { app } = this;
+    const available = this.lastTrickAvailable();
+    const last = available ? app.liveFrame.view.last_trick : null;
+    const key = last ? JSON.stringify([last, this.positions]) : null;
+    if (key !== this.lastKey) {
+      // A newer trick (or none) closes the view of the older one.
+      if (this.lastKey !== null) this.lastOpen = false;
+      this.lastKey = key;
+      this.lastBuilt = null;
+    }
+    if (!available) this.lastOpen = false;
+    const btn = this.el.lastBtn;
+    btn.hidden = !available;
+    btn.setAttribute("aria-pressed", this.lastOpen ? "true" : "false");
+    btn.textContent = this.lastOpen ? gettext("Back to the trick") : gettext("Last trick");
+    this.el.last.hidden = !this.lastOpen;
+    this.el.center.classList.toggle("showing-last", this.lastOpen);
+    if (!this.lastOpen || this.lastBuilt === key) return;
+    this.lastBuilt = key;
+    const seen = {};
+    const cards = last.cards.map(({ seat, card }) => {
+      const pos = this.posOf(seat);
+      seen[pos] = (seen[pos] || 0) + 1;
+      const wrap = this.trickCard(card, pos, seen[pos] - 1, seat, false);
+      if (seat === last.winner) wrap.classList.add("winner");
+      return wrap;
+    });
+    fill(this.el.last, cards, h("p.last-caption", { "data-testid": "last-trick-caption" },
+      fmt(gettext("Last trick: %(name)s took it"), { name: isolate(app.name(last.winner)) })));
   }
 
   posOf(seat) {
@@ -197,7 +282,7 @@ export class Renderer {
     const parts = [h("small", null, label),
       h("b.trump-mark", { class: red ? "red" : "", "data-testid": "trump", "aria-label": view.trump ? suitName(view.trump) : value }, value)];
     if (fam === "shelem" && view.bid) {
-      parts.push(h("span.by", null, fmt(gettext("%(bid)s by %(name)s"), { bid: num(view.bid), name: this.app.name(view.bidder) })));
+      parts.push(h("span.by", null, fmt(gettext("%(bid)s by %(name)s"), { bid: num(view.bid), name: isolate(this.app.name(view.bidder)) })));
       parts.push(h("span.by-short", { "aria-hidden": "true" }, num(view.bid)));
     }
     return h("div.chip.chip-trump", null, parts);
@@ -229,16 +314,17 @@ export class Renderer {
     if (fam === "hokm") {
       rows.push([gettext("Tricks"), (t) => num(view.score.tricks[t])]);
       rows.push([matchLabel(view.score.target), (t) => num(view.score.rounds[t])]);
+      // The row is there from the first round ("·"), so the top bar never grows mid-match.
       const last = view.last_result;
-      if (last) rows.push([gettext("Last round"), (t) => (last.winner === t ? signed(last.points) : "·")]);
+      rows.push([gettext("Last round"), (t) => (last && last.winner === t ? signed(last.points) : "·")]);
     } else if (fam === "shelem") {
       rows.push([gettext("Points"), (t) => num(view.score.points[t])]);
-      rows.push([matchLabel(view.rules.cap), (t) => num(view.score.totals[t])]);
+      rows.push([matchLabel(view.rules.cap), (t) => score(view.score.totals[t])]);
       const last = view.score.last_result;
-      if (last) rows.push([gettext("Last round"), (t) => signed(last.score[t])]);
+      rows.push([gettext("Last round"), (t) => (last ? signed(last.score[t]) : "·")]);
     } else {
       rows.push([gettext("Tricks"), (t) => num(view.tricks_won[t])]);
-      rows.push([gettext("Total"), (t) => num(view.score.totals[t])]);
+      rows.push([gettext("Total"), (t) => score(view.score.totals[t])]);
       const last = view.last_result;
       if (last && last.entries) {
         rows.push([gettext("Last deal"), (t) => {
@@ -284,6 +370,7 @@ export class Renderer {
     const mine = app.viewer === n && (app.you.seat === n || (view && view.viewer === n));
     const fam = family(app.game);
     const empty = !seat.user && !seat.bot;
+    const name = app.name(n);
     const classes = [`pos-${pos}`];
     if (mine) classes.push("me");
     if (empty) classes.push("empty");
@@ -292,7 +379,6 @@ export class Renderer {
     if (acting) classes.push("acting");
     if (app.mode === "finished" && seat.rematch && !empty) classes.push("consent");
 
-    const name = app.name(n);
     const avatar = empty
       ? h("div.avatar.avatar-empty", { "aria-hidden": "true" }, icon("plus"))
       : seat.bot
@@ -308,14 +394,21 @@ export class Renderer {
     let bubble = null;
     if (view && fam === "shelem" && ["bidding", "discard", "sars"].includes(view.phase)) {
       const bid = view.bids[n - 1];
-      if (bid === "pass") bubble = h("div.bubble.pass", { "data-testid": `bid-${n}` }, gettext("Pass"));
-      else if (bid !== null && bid !== undefined) {
-        bubble = h("div.bubble", { class: view.high_bidder === n ? "high" : "", "data-testid": `bid-${n}` }, num(bid));
+      const said = (text) => fmt(gettext("%(name)s: %(bid)s"), { name: isolate(name), bid: text });
+      if (bid === "pass") {
+        bubble = h("div.bubble.pass", { "data-testid": `bid-${n}`, title: said(gettext("Pass")), "aria-label": said(gettext("Pass")) },
+          gettext("Pass"));
+      } else if (bid !== null && bid !== undefined) {
+        bubble = h("div.bubble", { class: view.high_bidder === n ? "high" : "", "data-testid": `bid-${n}`,
+          title: said(num(bid)), "aria-label": said(num(bid)) }, num(bid));
       }
     }
     if (view && fam === "bridge" && view.phase === "auction") {
       const calls = (view.calls || []).filter((c) => c.seat === n);
-      if (calls.length) bubble = h("div.bubble", { dir: "ltr" }, callText(calls[calls.length - 1].call));
+      if (calls.length) {
+        const text = callText(calls[calls.length - 1].call);
+        bubble = h("div.bubble", { dir: "ltr", title: fmt(gettext("%(name)s: %(bid)s"), { name: isolate(name), bid: text }) }, text);
+      }
     }
 
     const tags = [];
@@ -460,9 +553,10 @@ export class Renderer {
     fill(this.el.trick, els);
   }
 
-  trickCard(card, pos, stackIndex, seat) {
+  trickCard(card, pos, stackIndex, seat, marks = true) {
     const face = cardFace(card);
     const wrap = h("div.tc", { class: `pos-${pos}${stackIndex ? " second" : ""}`, "data-card": card, "data-seat": seat }, face);
+    if (!marks) return wrap;
     if (this.app.cutCards.has(card)) {
       wrap.classList.add("cut");
       wrap.append(h("span.cut-label", { "aria-hidden": "true" }, gettext("Cut!")));
@@ -484,7 +578,7 @@ export class Renderer {
     if (!app.connected) return h("p.status-line", null, gettext("Waiting for the connection…"));
     const acting = (view.to_act || []).filter((s) => s !== 0);
     const mine = view.viewer && acting.includes(view.viewer);
-    const who = acting.length === 1 ? app.name(acting[0]) : "";
+    const who = acting.length === 1 ? isolate(app.name(acting[0])) : ""; // a Latin name in a Persian line keeps its order
     const say = (text) => h("p.status-line", null, text);
     switch (view.phase) {
       case "draw": return say(gettext("Drawing for the hakem…"));
@@ -500,7 +594,9 @@ export class Renderer {
       case "play":
         if (mine && !(view.trick || []).length && view.game.startsWith("shelem") && view.trump === null &&
             view.sars === null) {
-          return say(gettext("Your lead: its suit becomes trump."));
+          return say(view.rules && view.rules.jokers
+            ? gettext("Your lead: its suit becomes trump; a joker led makes the round sars.")
+            : gettext("Your lead: its suit becomes trump."));
         }
         return null; // whose turn it is: the ring on the avatar, the clock, the glowing cards
       default: return null;
@@ -537,7 +633,8 @@ export class Renderer {
       let el;
       if (discard) {
         const selected = app.discardSel.has(card);
-        el = cardFace(card, { button: true, cls: `selectable${selected ? " selected" : ""}${widow.has(card) ? " from-widow" : ""}` });
+        el = cardFace(card, { button: true, cls: `selectable${selected ? " selected" : ""}${widow.has(card) ? " from-widow" : ""}`,
+          label: widow.has(card) ? fmt(gettext("%(card)s, from the widow"), { card: cardLabel(card) }) : null });
         el.setAttribute("aria-pressed", selected ? "true" : "false");
         el.addEventListener("click", () => {
           if (app.discardSel.has(card)) app.discardSel.delete(card);
@@ -638,8 +735,10 @@ export class Renderer {
       parts.push(palette);
     } else if (app.room) {
       const note = [h("span.watching", null, icon("eye"), gettext("You are watching live."))];
+      const free = app.mode === "waiting" && app.room.seats.some((s) => !s.user && !s.bot);
       if (!app.cfg.authenticated) {
-        note.push(h("a.btn.btn-small", { href: app.cfg.loginUrl, "data-testid": "sign-in-to-sit" }, gettext("Sign in to take a seat")));
+        // A seat is offered only when one is free (a full table has none to take).
+        if (free) note.push(h("a.btn.btn-small", { href: app.cfg.loginUrl, "data-testid": "sign-in-to-sit" }, gettext("Sign in to take a seat")));
       } else if (app.mode === "waiting" && app.room.seats.some((s) => !s.user && !s.bot)) {
         note.push(h("span.muted", null, gettext("Pick an empty seat to play.")));
       }
@@ -654,11 +753,37 @@ export class Renderer {
         onclick: () => app.toggleReactions(),
       }, icon(hidden ? "eyeOff" : "eye"), h("span.sr-only", null, hidden ? gettext("Show reactions") : gettext("Hide reactions"))));
     }
+    if (app.room) {
+      // The mute toggle: sound on or off at once, kept in the profile ("card sounds").
+      const on = soundEnabled();
+      const label = on ? gettext("Mute card sounds") : gettext("Turn card sounds on");
+      parts.push(h("button.tool.tool-sound", {
+        type: "button", "data-testid": "toggle-sound", "aria-pressed": on ? "false" : "true", title: label,
+        onclick: () => this.toggleSound(),
+      }, icon(on ? "sound" : "mute"), h("span.sr-only", null, label)));
+      const fast = fastPlay();
+      const fastLabel = fast ? gettext("Normal pace") : gettext("Fast play");
+      parts.push(h("button.tool.tool-fast", {
+        type: "button", "data-testid": "toggle-fast", "aria-pressed": fast ? "true" : "false",
+        title: gettext("Fast play: a finished trick is gathered sooner (not with reduced motion)"),
+        onclick: () => { setFastPlay(!fastPlay()); this.footKey = null; this.renderFoot(); },
+      }, h("span.fast-mark", { "aria-hidden": "true" }, "»"), h("span.sr-only", null, fastLabel)));
+    }
     const key = JSON.stringify([seated, app.mode, Math.ceil(Math.max(0, app.reactUntil - Date.now()) / 1000),
-      app.connected, app.cfg.authenticated, app.reactionsHidden]);
+      app.connected, app.cfg.authenticated, app.reactionsHidden, soundEnabled(), fastPlay(),
+      app.room && app.room.seats.map((s) => Boolean(s.user || s.bot))]);
     if (key === this.footKey) return;
     this.footKey = key;
     fill(foot, parts);
+  }
+
+  async toggleSound() {
+    const on = !soundEnabled();
+    this.footKey = null;
+    const saving = saveSoundPreference(on, this.app.root);
+    this.renderFoot();
+    const ok = await saving;
+    if (!ok) this.toast(gettext("The sound setting could not be saved in your profile."), "error");
   }
 
   // --- the clock, reactions, toasts, dialogs ---------------------------------------------
@@ -715,6 +840,8 @@ export class Renderer {
     if (app.roundBanner && Date.now() > app.roundBanner.until) {
       app.roundBanner = null;
       this.renderCenter();
+    } else if (app.roundBanner && bannerShowing(app.roundBanner) !== (this.panelKind === "round")) {
+      this.renderCenter(); // the round's result comes (or goes) between frames
     }
   }
 
@@ -724,7 +851,7 @@ export class Renderer {
     const pos = this.posOf(seat);
     const { pops } = this.slots[pos];
     const el = h("span.pop", { role: "img", "aria-label": fmt(gettext("%(name)s: %(reaction)s"),
-      { name: this.app.name(seat), reaction: reactionName(reaction) }), "data-testid": "reaction-pop" }, emoji);
+      { name: isolate(this.app.name(seat)), reaction: reactionName(reaction) }), "data-testid": "reaction-pop" }, emoji);
     pops.append(el);
     setTimeout(() => el.remove(), prefersReducedMotion() ? 3000 : 2600);
   }
@@ -733,23 +860,41 @@ export class Renderer {
     for (const { pops } of Object.values(this.slots)) fill(pops);
   }
 
-  toast(message, kind = "info") {
+  toast(message, kind = "info", ms = null) {
     const el = h("div.toast", { class: `toast-${kind}`, role: kind === "error" ? "alert" : "status", "data-testid": "toast" }, message);
     this.el.toasts.append(el);
-    const stay = kind === "error" ? 4000 : 2400;
+    const stay = ms || (kind === "error" ? 4000 : 2400);
     setTimeout(() => el.classList.add("leaving"), stay - 400);
     setTimeout(() => el.remove(), stay);
   }
 
-  /** L-3: say what leaving costs (the points the server names, else the ledger's), then leave only when confirmed. */
+  /**
+   * L-3, L-2: say what leaving costs (the points the server names, else the
+   * ledger's), true to the game at hand, then leave only when confirmed.
+   */
   openLeaveDialog(cost, points = null) {
-    const lose = Math.abs(Number(points ?? this.app.cfg.constants.leave_points[cost] ?? 0)) || 0;
-    const text = lose
-      ? fmt(ngettext(
-        "The match ends now. You lose %(n)s point and the match counts as a loss for you. Your partner loses nothing.",
-        "The match ends now. You lose %(n)s points and the match counts as a loss for you. Your partner loses nothing.",
-        lose), { n: num(lose) })
-      : gettext("The match ends now and counts as a loss for you.");
+    const { app } = this;
+    const lose = Math.abs(Number(points ?? app.cfg.constants.leave_points[cost] ?? 0)) || 0;
+    const practice = Boolean(app.room && app.room.seats.some((s) => s.bot));
+    const two = app.players === 2;
+    let text;
+    if (practice) {
+      text = gettext("This is a practice match with bots: leaving costs you nothing and nothing is recorded. The match ends.");
+    } else if (lose) {
+      text = two
+        ? fmt(ngettext(
+          "The match ends now. You lose %(n)s point and the match counts as a loss for you. For your opponent it is recorded as unfinished.",
+          "The match ends now. You lose %(n)s points and the match counts as a loss for you. For your opponent it is recorded as unfinished.",
+          lose), { n: num(lose) })
+        : fmt(ngettext(
+          "The match ends now. You lose %(n)s point and the match counts as a loss for you. Your partner loses nothing; for the other players it is recorded as unfinished.",
+          "The match ends now. You lose %(n)s points and the match counts as a loss for you. Your partner loses nothing; for the other players it is recorded as unfinished.",
+          lose), { n: num(lose) });
+    } else {
+      text = two ? gettext("The match ends now and counts as a loss for you. For your opponent it is recorded as unfinished.")
+        : gettext("The match ends now and counts as a loss for you. Your partner loses nothing; for the other players it is recorded as unfinished.");
+    }
+    this.el.dialog.dataset.kind = practice ? "practice" : two ? "two" : "four";
     fill(this.el.dialogText, text);
     if (typeof this.el.dialog.showModal === "function") this.el.dialog.showModal();
     else this.el.dialog.setAttribute("open", "");

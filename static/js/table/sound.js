@@ -89,3 +89,40 @@ export function playSound(kind) {
     osc.stop(now + 0.14);
   }
 }
+
+/**
+ * The table's mute toggle: sound on or off now, kept in the profile ("card
+ * sounds") for a signed-in player, in this browser otherwise.
+ */
+export async function saveSoundPreference(on, root) {
+  setSoundEnabled(on);
+  const d = root.dataset;
+  if (d.authenticated !== "true" || !d.soundUrl) {
+    try {
+      window.localStorage.setItem("takhteh.sounds", on ? "1" : "0");
+    } catch (err) {
+      /* private mode: this page only */
+    }
+    return true;
+  }
+  try {
+    const body = new URLSearchParams({ on: on ? "1" : "0" });
+    const response = await fetch(d.soundUrl, {
+      method: "POST", body, credentials: "same-origin",
+      headers: { "X-CSRFToken": d.csrf || "", "X-Requested-With": "fetch" },
+    });
+    return response.ok;
+  } catch (err) {
+    return false;
+  }
+}
+
+/** An anonymous visitor's choice from an earlier visit (signed-in players have the profile). */
+export function storedSoundChoice() {
+  try {
+    const v = window.localStorage.getItem("takhteh.sounds");
+    return v === null ? null : v === "1";
+  } catch (err) {
+    return null;
+  }
+}

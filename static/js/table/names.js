@@ -1,0 +1,22 @@
+// Bots' names: given by the server in the page (rooms/bot_names.py), one short
+// distinct name per seat in the page's language, the same everywhere.
+import { gettext } from "./i18n.js";
+
+let names = null;
+
+function load() {
+  if (names) return names;
+  names = {};
+  const root = document.getElementById("table-app");
+  try {
+    Object.assign(names, JSON.parse((root && root.dataset.botNames) || "{}"));
+  } catch (err) {
+    /* no names: "Bot" stands */
+  }
+  return names;
+}
+
+/** The name of the bot in seat `number`. */
+export function botName(number) {
+  return load()[String(number)] || gettext("Bot");
+}
