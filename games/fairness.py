@@ -107,7 +107,15 @@ def open_round(match: Match, number: int, *, now=None) -> DealRecord:
 
 
 def _locked(match_id: int, number: int) -> DealRecord:
-    record = DealRecord.objects.select_for_update().filter(match_id=match_id, number=number).first()
+    # No join: the model's default ordering ("match") would join games_match,
+    # and FOR UPDATE would then lock the match row too, here before the
+    # record's, against the lock order of the play service (match first).
+    record = (
+        DealRecord.objects.select_for_update(of=("self",))
+        .filter(match_id=match_id, number=number)
+        .order_by()
+        .first()
+    )
     if record is None:
         raise FairnessError("no_deal_record", "This round has no deal waiting.")
     return record

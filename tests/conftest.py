@@ -58,3 +58,10 @@ def _close_stray_connections(request):
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                 "WHERE datname = current_database() AND pid <> pg_backend_pid()"
             )
+
+
+@pytest.fixture(autouse=True)
+def _no_fair_deal_wait(settings):
+    """F-4: no browser sends values in most tests, so every human seat's value
+    is its substitute at once; the fair deal's own tests set a wait."""
+    settings.FAIR_WAIT_SECONDS = 0
