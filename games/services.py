@@ -49,6 +49,10 @@ _pace_random = secrets.SystemRandom()  # bots' pauses: nothing to do with the ca
 DEFAULT_TURN_SECONDS = 30
 
 
+PLAY_FIELDS = ["state", "version", "deadlines", "next_deadline", "players", "status", "result", "finished_at"]
+"""What an accepted action may change in the match row (saved alone: issue 13)."""
+
+
 @dataclass
 class Outcome:
     """What one accepted action changed: its version, events and frames."""
@@ -193,7 +197,7 @@ def _accept(
     events = _record(match, game, seat, action, state, events, actor, user)
     events = _advance(match, game, events)
     _set_deadlines(match, game, previous=_others(match.deadlines, seat))
-    match.save()
+    match.save(update_fields=PLAY_FIELDS)
     built = _commit(match, game, events, prev)
     return Outcome(match.pk, match.version, events, built)
 

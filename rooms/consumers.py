@@ -71,6 +71,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.conn_id = uuid.uuid4().hex
         self.who = self._identity()
         self.seat_number = None
+        # Accept at once, before any database work: under a storm of
+        # connections (a restart, hundreds of tables) the database calls
+        # queue, and the handshake must not time out meanwhile (issue 13).
+        await self.accept()
         hello = await self._run(self._hello)
         if hello is None:
             await self.close(code=CLOSE_NO_ROOM)
@@ -83,7 +87,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             await layer.group_add(broadcast.player_group(self.room_id, self.uid), self.channel_name)
             await layer.group_add(user_group(self.uid), self.channel_name)
         await self._set_public(not hello["player"])
-        await self.accept()
         await self._send_hello(hello)
         await self._run(self._present, True)
 
