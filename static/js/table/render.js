@@ -585,8 +585,7 @@ export class Renderer {
       case "deal": return say(gettext("Dealing…"));
       case "trump": return mine ? null : say(fmt(gettext("%(name)s is choosing trump…"), { name: who }));
       case "draft":
-        return say(fmt(gettext("Pairs left to draft: %(a)s and %(b)s"),
-          { a: num(view.pairs_left[0]), b: num(view.pairs_left[1]) }));
+        return say(this.draftProgress(view));
       case "bidding": return mine ? null : say(fmt(gettext("%(name)s is bidding…"), { name: who }));
       case "discard": return mine ? null : say(fmt(gettext("%(name)s takes the widow and puts cards aside…"), { name: who }));
       case "sars": return mine ? null : say(fmt(gettext("%(name)s chooses sars or trump…"), { name: who }));
@@ -601,6 +600,20 @@ export class Renderer {
         return null; // whose turn it is: the ring on the avatar, the clock, the glowing cards
       default: return null;
     }
+  }
+
+  /** H2-6: both players' draft progress by name, the viewer first ("you: 5 of 8 · Sara: 3 of 8"). */
+  draftProgress(view) {
+    const { app } = this;
+    const drafted = view.drafted || view.pairs_left.map((left) => 8 - left);
+    const seats = [1, 2];
+    if (view.viewer === 2) seats.reverse();
+    const part = (seat) => fmt(gettext("%(name)s: %(done)s of %(total)s"), {
+      name: seat === view.viewer ? gettext("you") : isolate(app.name(seat)),
+      done: num(drafted[seat - 1]), total: num(8) });
+    // Each player's part stays on one line (a phone breaks between them, never inside "3 of 8").
+    const parts = seats.map((seat) => h("span.draft-part", null, part(seat)));
+    return h("span", { "data-testid": "draft-progress" }, parts[0], " · ", parts[1]);
   }
 
   // --- your hand ------------------------------------------------------------------
@@ -820,20 +833,35 @@ export class Renderer {
         const d = frame.deadlines[String(acting[0])];
         seconds = d ? Math.max(0, Math.ceil((d - now) / 1000)) : null;
         text = acting[0] === view.viewer ? gettext("Your turn") : app.name(acting[0]);
+      } else if (acting.length > 1 && acting.includes(view.viewer)) {
+        // Several seats act at once (the hokm2 draft, H2-4): each player sees his own clock, never the other's.
+        const d = frame.deadlines[String(view.viewer)];
+        seconds = d ? Math.max(0, Math.ceil((d - now) / 1000)) : null;
+        text = gettext("Your turn");
       } else if (acting.length > 1) {
+        // A spectator (or a player who is done): the clock that runs out first.
         text = gettext("Everyone");
         const ds = acting.map((s) => frame.deadlines[String(s)]).filter(Boolean);
-        seconds = ds.length ? Math.max(0, Math.ceil((Math.max(...ds) - now) / 1000)) : null;
+        seconds = ds.length ? Math.max(0, Math.ceil((Math.min(...ds) - now) / 1000)) : null;
       } else if (frame.deadlines["0"]) {
         text = gettext("Next round");
         seconds = Math.max(0, Math.ceil((frame.deadlines["0"] - now) / 1000));
       }
-      const sig = `${text}|${seconds}`;
+      const mineHurry = seconds !== null && seconds <= 5 && frame.status === "active" &&
+        acting.includes(view.viewer);
+      const sig = `${text}|${seconds}|${mineHurry}`;
       if (clock.dataset.sig !== sig) {
         clock.dataset.sig = sig;
+        clock.dataset.seconds = seconds === null ? "" : String(seconds);
         clock.classList.toggle("no-seconds", seconds === null);
+        // The last five seconds of the viewer's own clock: the whole chip warns (and says so to a screen reader).
+        clock.classList.toggle("hurry", mineHurry);
+        if (mineHurry) clock.setAttribute("role", "alert");
+        else clock.removeAttribute("role");
         fill(clock, icon("clock"), h("span.clock-who", null, text),
-          seconds === null ? null : h("b.clock-sec", { class: seconds <= 5 ? "hurry" : "" }, num(seconds)));
+          seconds === null ? null : h("b.clock-sec", { class: seconds <= 5 ? "hurry" : "" }, num(seconds)),
+          mineHurry ? h("span.clock-warn", { "data-testid": "clock-warning" },
+            view.phase === "draft" ? gettext("Hurry: the clock drafts for you") : gettext("Hurry: the clock plays for you")) : null);
       }
     }
     if (app.reactUntil && Date.now() < app.reactUntil + 300) this.renderFoot();
