@@ -69,7 +69,9 @@ def test_each_player_sees_his_own_draft_clock_and_names(people):
 
     wait_until(to_draft, message="both players drafting")
     # Let ben's clock run a little, then ann drafts: her new deadline is seconds after his.
-    wait_until(lambda: (clock(ben) or {}).get("own") is not None and clock(ben)["own"] <= 8, message="ben's clock")
+    wait_until(
+        lambda: (clock(ben) or {}).get("own") is not None and clock(ben)["own"] <= 8, message="ben's clock"
+    )
     ann.page.locator("[data-testid=draft-take]").click()
     wait_until(lambda: (clock(ben) or {}).get("gap", 0) >= 1500, message="ann's new deadline")
 

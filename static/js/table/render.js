@@ -7,7 +7,7 @@ import { fmt, gettext, isolate, ngettext, num, score, signed } from "./i18n.js";
 import { animateEvents, fastPlay, setFastPlay } from "./motion.js";
 import { ScoreSheet } from "./sheet.js";
 import { saveSoundPreference, setSoundEnabled, soundEnabled, storedSoundChoice } from "./sound.js";
-import { bannerShowing, buildPanel } from "./panels.js";
+import { auctionTable, bannerShowing, buildPanel } from "./panels.js";
 import { layoutFan } from "./fan.js";
 import { callText, compassName, contractText, family, sideText } from "./games.js";
 
@@ -596,6 +596,10 @@ export class Renderer {
           return say(view.rules && view.rules.jokers
             ? gettext("Your lead: its suit becomes trump; a joker led makes the round sars.")
             : gettext("Your lead: its suit becomes trump."));
+        }
+        // Bridge: the auction stays in sight as a small table by seat during the play (issue 16).
+        if (view.game === "bridge" && (view.calls || []).length) {
+          return h("div.auction-mini", { "data-testid": "auction-during-play" }, auctionTable(view));
         }
         return null; // whose turn it is: the ring on the avatar, the clock, the glowing cards
       default: return null;
