@@ -4,7 +4,7 @@ import { cardBack, cardFace, cardLabel, cardText, SUIT_SYMBOL, suitName } from "
 import { fill, h, icon, prefersReducedMotion } from "./dom.js";
 import { seatPositions } from "./geometry.js";
 import { fmt, gettext, isolate, ngettext, num, score, signed } from "./i18n.js";
-import { animateEvents, fastPlay, setFastPlay } from "./motion.js";
+import { animateEvents, fastPlay, holdMs, setFastPlay } from "./motion.js";
 import { ScoreSheet } from "./sheet.js";
 import { saveSoundPreference, setSoundEnabled, soundEnabled, storedSoundChoice } from "./sound.js";
 import { auctionTable, bannerShowing, buildPanel } from "./panels.js";
@@ -136,6 +136,7 @@ export class Renderer {
     root.classList.toggle("four-colour", app.cfg.fourColour);
     if (app.connected) this.everOpen = true;
     this.noteMatchSeats(frame);
+    this.holdColumns(frame, ctx);
     this.sheet.note(frame || app.frame);
     this.renderBanner();
     this.renderTopBar();
@@ -485,15 +486,40 @@ export class Renderer {
     return null;
   }
 
+  /**
+   * S2-6: the card under a used column turns only once the trick has been gathered.
+   * The frame that ends a trick already shows it; until the held trick leaves the
+   * felt, a column whose top changed in that frame shows a card back instead.
+   */
+  holdColumns(frame, ctx) {
+    const view = frame ? frame.view : null;
+    const seen = this.columnsSeen;
+    if (!view || !view.columns) {
+      this.columnsSeen = null;
+      return;
+    }
+    if (seen && seen.v !== frame.v) {
+      if (ctx.animate && (ctx.events || []).some((e) => e.type === "trick_won")) {
+        const wait = holdMs() + 320;
+        this.heldColumns = { columns: seen.columns, until: Date.now() + wait };
+        setTimeout(() => this.render(), wait + 20);
+      }
+    }
+    this.columnsSeen = { v: frame.v, columns: JSON.parse(JSON.stringify(view.columns)) };
+  }
+
   columnsEl(seat, mine) {
     const { app } = this;
     const view = app.liveFrame.view;
     const cols = view.columns[seat - 1] || [];
+    const held = this.heldColumns && Date.now() < this.heldColumns.until ? this.heldColumns.columns[seat - 1] || [] : null;
+    const waiting = (i) => Boolean(held && cols[i] && cols[i].top && (!held[i] || held[i].top !== cols[i].top));
     const legal = mine ? new Set(app.legalOf("play").map((a) => a.card)) : new Set();
     return h("div.columns", { class: mine ? "mine" : "theirs", "data-testid": mine ? "my-columns" : "their-columns" },
       cols.map((col, i) => h("div.column", { "data-column": i },
         Array.from({ length: Math.max(0, col.count - (col.top ? 1 : 0)) }, () => cardBack("stacked")),
-        col.top ? this.playableCard(col.top, legal.has(col.top)) : null,
+        col.top && waiting(i) ? cardBack("stacked turning-soon") : null,
+        col.top && !waiting(i) ? this.playableCard(col.top, legal.has(col.top)) : null,
         h("span.col-count", null, num(col.count)))));
   }
 
