@@ -6,6 +6,7 @@ import { cardFace, SUIT_SYMBOL, suitName } from "./cards.js";
 import { h, icon } from "./dom.js";
 import { fmt, gettext, isolate, listText, ngettext, num, score as scoreNum, signed } from "./i18n.js";
 import { callText, compassName, contractText, family, sideText } from "./games.js";
+import { dealWords } from "./rubber.js";
 
 const BID_STEP = 5; // SH-3: bids are multiples of five
 // The round's result comes once the last trick has stayed its second on the felt.
@@ -244,7 +245,7 @@ function sarsPanel(r) {
         gettext("Trump by my first card"))));
 }
 
-function auctionTable(view) {
+export function auctionTable(view) {
   const calls = view.calls || [];
   const dealer = view.dealer || 1;
   const cells = Array.from({ length: dealer - 1 }, () => "");
@@ -352,8 +353,10 @@ function roundPanel(r, final = false) {
     key += `:${res.round}`;
     if (res.passed_out) parts.push(h("h3", null, gettext("Passed out: nobody bid.")));
     else {
-      parts.push(h("h3", null, fmt(ngettext("%(contract)s by %(seat)s: %(n)s trick", "%(contract)s by %(seat)s: %(n)s tricks", res.tricks),
-        { contract: contractText(res.contract), seat: compassName(res.contract.declarer), n: num(res.tricks) })));
+      // Issue 16: the result in players' words, then the auction by seat (N E S W).
+      parts.push(h("h3", { "data-testid": "deal-result" }, dealWords(res)));
+      parts.push(h("p.muted.small", null, fmt(ngettext("%(n)s trick", "%(n)s tricks", res.tricks), { n: num(res.tricks) })));
+      if ((view.calls || []).length) parts.push(auctionTable(view));
       for (const e of res.entries || []) {
         parts.push(h("p.muted", null, fmt(gettext("%(side)s: %(points)s"), { side: sideText(e.team), points: signed(e.points) })));
       }

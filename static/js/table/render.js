@@ -4,10 +4,10 @@ import { cardBack, cardFace, cardLabel, cardText, SUIT_SYMBOL, suitName } from "
 import { fill, h, icon, prefersReducedMotion } from "./dom.js";
 import { seatPositions } from "./geometry.js";
 import { fmt, gettext, isolate, ngettext, num, score, signed } from "./i18n.js";
-import { animateEvents, fastPlay, setFastPlay } from "./motion.js";
+import { animateEvents, fastPlay, holdMs, setFastPlay } from "./motion.js";
 import { ScoreSheet } from "./sheet.js";
 import { saveSoundPreference, setSoundEnabled, soundEnabled, storedSoundChoice } from "./sound.js";
-import { bannerShowing, buildPanel } from "./panels.js";
+import { auctionTable, bannerShowing, buildPanel } from "./panels.js";
 import { layoutFan } from "./fan.js";
 import { callText, compassName, contractText, family, sideText } from "./games.js";
 
@@ -136,6 +136,7 @@ export class Renderer {
     root.classList.toggle("four-colour", app.cfg.fourColour);
     if (app.connected) this.everOpen = true;
     this.noteMatchSeats(frame);
+    this.holdColumns(frame, ctx);
     this.sheet.note(frame || app.frame);
     this.renderBanner();
     this.renderTopBar();
@@ -485,15 +486,40 @@ export class Renderer {
     return null;
   }
 
+  /**
+   * S2-6: the card under a used column turns only once the trick has been gathered.
+   * The frame that ends a trick already shows it; until the held trick leaves the
+   * felt, a column whose top changed in that frame shows a card back instead.
+   */
+  holdColumns(frame, ctx) {
+    const view = frame ? frame.view : null;
+    const seen = this.columnsSeen;
+    if (!view || !view.columns) {
+      this.columnsSeen = null;
+      return;
+    }
+    if (seen && seen.v !== frame.v) {
+      if (ctx.animate && (ctx.events || []).some((e) => e.type === "trick_won")) {
+        const wait = holdMs() + 320;
+        this.heldColumns = { columns: seen.columns, until: Date.now() + wait };
+        setTimeout(() => this.render(), wait + 20);
+      }
+    }
+    this.columnsSeen = { v: frame.v, columns: JSON.parse(JSON.stringify(view.columns)) };
+  }
+
   columnsEl(seat, mine) {
     const { app } = this;
     const view = app.liveFrame.view;
     const cols = view.columns[seat - 1] || [];
+    const held = this.heldColumns && Date.now() < this.heldColumns.until ? this.heldColumns.columns[seat - 1] || [] : null;
+    const waiting = (i) => Boolean(held && cols[i] && cols[i].top && (!held[i] || held[i].top !== cols[i].top));
     const legal = mine ? new Set(app.legalOf("play").map((a) => a.card)) : new Set();
     return h("div.columns", { class: mine ? "mine" : "theirs", "data-testid": mine ? "my-columns" : "their-columns" },
       cols.map((col, i) => h("div.column", { "data-column": i },
         Array.from({ length: Math.max(0, col.count - (col.top ? 1 : 0)) }, () => cardBack("stacked")),
-        col.top ? this.playableCard(col.top, legal.has(col.top)) : null,
+        col.top && waiting(i) ? cardBack("stacked turning-soon") : null,
+        col.top && !waiting(i) ? this.playableCard(col.top, legal.has(col.top)) : null,
         h("span.col-count", null, num(col.count)))));
   }
 
@@ -585,8 +611,7 @@ export class Renderer {
       case "deal": return say(gettext("Dealing…"));
       case "trump": return mine ? null : say(fmt(gettext("%(name)s is choosing trump…"), { name: who }));
       case "draft":
-        return say(fmt(gettext("Pairs left to draft: %(a)s and %(b)s"),
-          { a: num(view.pairs_left[0]), b: num(view.pairs_left[1]) }));
+        return say(this.draftProgress(view));
       case "bidding": return mine ? null : say(fmt(gettext("%(name)s is bidding…"), { name: who }));
       case "discard": return mine ? null : say(fmt(gettext("%(name)s takes the widow and puts cards aside…"), { name: who }));
       case "sars": return mine ? null : say(fmt(gettext("%(name)s chooses sars or trump…"), { name: who }));
@@ -598,9 +623,27 @@ export class Renderer {
             ? gettext("Your lead: its suit becomes trump; a joker led makes the round sars.")
             : gettext("Your lead: its suit becomes trump."));
         }
+        // Bridge: the auction stays in sight as a small table by seat during the play (issue 16).
+        if (view.game === "bridge" && (view.calls || []).length) {
+          return h("div.auction-mini", { "data-testid": "auction-during-play" }, auctionTable(view));
+        }
         return null; // whose turn it is: the ring on the avatar, the clock, the glowing cards
       default: return null;
     }
+  }
+
+  /** H2-6: both players' draft progress by name, the viewer first ("you: 5 of 8 · Sara: 3 of 8"). */
+  draftProgress(view) {
+    const { app } = this;
+    const drafted = view.drafted || view.pairs_left.map((left) => 8 - left);
+    const seats = [1, 2];
+    if (view.viewer === 2) seats.reverse();
+    const part = (seat) => fmt(gettext("%(name)s: %(done)s of %(total)s"), {
+      name: seat === view.viewer ? gettext("you") : isolate(app.name(seat)),
+      done: num(drafted[seat - 1]), total: num(8) });
+    // Each player's part stays on one line (a phone breaks between them, never inside "3 of 8").
+    const parts = seats.map((seat) => h("span.draft-part", null, part(seat)));
+    return h("span", { "data-testid": "draft-progress" }, parts[0], " · ", parts[1]);
   }
 
   // --- your hand ------------------------------------------------------------------
@@ -820,20 +863,35 @@ export class Renderer {
         const d = frame.deadlines[String(acting[0])];
         seconds = d ? Math.max(0, Math.ceil((d - now) / 1000)) : null;
         text = acting[0] === view.viewer ? gettext("Your turn") : app.name(acting[0]);
+      } else if (acting.length > 1 && acting.includes(view.viewer)) {
+        // Several seats act at once (the hokm2 draft, H2-4): each player sees his own clock, never the other's.
+        const d = frame.deadlines[String(view.viewer)];
+        seconds = d ? Math.max(0, Math.ceil((d - now) / 1000)) : null;
+        text = gettext("Your turn");
       } else if (acting.length > 1) {
+        // A spectator (or a player who is done): the clock that runs out first.
         text = gettext("Everyone");
         const ds = acting.map((s) => frame.deadlines[String(s)]).filter(Boolean);
-        seconds = ds.length ? Math.max(0, Math.ceil((Math.max(...ds) - now) / 1000)) : null;
+        seconds = ds.length ? Math.max(0, Math.ceil((Math.min(...ds) - now) / 1000)) : null;
       } else if (frame.deadlines["0"]) {
         text = gettext("Next round");
         seconds = Math.max(0, Math.ceil((frame.deadlines["0"] - now) / 1000));
       }
-      const sig = `${text}|${seconds}`;
+      const mineHurry = seconds !== null && seconds <= 5 && frame.status === "active" &&
+        acting.includes(view.viewer);
+      const sig = `${text}|${seconds}|${mineHurry}`;
       if (clock.dataset.sig !== sig) {
         clock.dataset.sig = sig;
+        clock.dataset.seconds = seconds === null ? "" : String(seconds);
         clock.classList.toggle("no-seconds", seconds === null);
+        // The last five seconds of the viewer's own clock: the whole chip warns (and says so to a screen reader).
+        clock.classList.toggle("hurry", mineHurry);
+        if (mineHurry) clock.setAttribute("role", "alert");
+        else clock.removeAttribute("role");
         fill(clock, icon("clock"), h("span.clock-who", null, text),
-          seconds === null ? null : h("b.clock-sec", { class: seconds <= 5 ? "hurry" : "" }, num(seconds)));
+          seconds === null ? null : h("b.clock-sec", { class: seconds <= 5 ? "hurry" : "" }, num(seconds)),
+          mineHurry ? h("span.clock-warn", { "data-testid": "clock-warning" },
+            view.phase === "draft" ? gettext("Hurry: the clock drafts for you") : gettext("Hurry: the clock plays for you")) : null);
       }
     }
     if (app.reactUntil && Date.now() < app.reactUntil + 300) this.renderFoot();

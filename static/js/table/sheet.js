@@ -5,8 +5,9 @@
 // session storage, so a reload keeps them. Rounds played before this page
 // first saw the match are not known to it (the sheet says so).
 import { fill, h } from "./dom.js";
-import { fmt, gettext, num, score, signed } from "./i18n.js";
-import { compassName, contractText, family } from "./games.js";
+import { gettext, num, score, signed } from "./i18n.js";
+import { family } from "./games.js";
+import { dealWords, rubberSheetEl } from "./rubber.js";
 
 const KEY = "takhteh.sheet.";
 
@@ -51,10 +52,15 @@ export class ScoreSheet {
       for (const row of frame.rounds) if (row && row.round && !this.rows.has(row.round)) this.rows.set(row.round, { ...row, after: row.after || row.totals || row.score });
     }
     const res = fam === "shelem" ? view.score && view.score.last_result : view.last_result;
+    const primed = this.primed;
+    this.primed = true;
+    if (!primed && res && res.round) this.seenOnLoad = res.round;
     if (!res || !res.round || this.rows.has(res.round)) return;
     const row = { ...res };
     if (fam === "hokm") row.after = res.score ? [...res.score] : [...view.score.rounds];
     if (fam === "bridge") row.after = [...view.score.totals];
+    // Bridge: the sheet opens by itself after every deal (issue 16), not for a deal played before this page.
+    if (fam === "bridge" && primed) this.open = true;
     this.rows.set(res.round, row);
     save(frame.match, this.rows);
   }
@@ -69,7 +75,8 @@ export class ScoreSheet {
     const { el } = this;
     el.hidden = !this.open;
     const frame = this.r.app.liveFrame || this.r.app.frame;
-    const key = JSON.stringify([this.open, this.match, [...this.rows.keys()], this.r.app.viewer, this.r.app.room && this.r.app.room.seats]);
+    const rubber = frame && frame.view && family(frame.view.game) === "bridge" ? frame.view.score : null;
+    const key = JSON.stringify([this.open, this.match, [...this.rows.keys()], this.r.app.viewer, this.r.app.room && this.r.app.room.seats, rubber]);
     if (!this.open || key === this.key) return;
     this.key = key;
     const close = h("button.tool.sheet-close", { type: "button", "data-testid": "sheet-close",
@@ -81,8 +88,10 @@ export class ScoreSheet {
     }
     const rows = [...this.rows.values()].sort((a, b) => a.round - b.round);
     const parts = [head];
-    if (!rows.length) parts.push(h("p.muted", { "data-testid": "sheet-empty" }, gettext("No round has been played yet.")));
-    else {
+    // Bridge: the rubber as it stands, on paper (B-5..B-10), above the list of deals.
+    if (rubber) parts.push(rubberSheetEl(rubber, this.r.sides(), !this.r.app.liveFrame || !frame.view.viewer));
+    if (!rows.length && !rubber) parts.push(h("p.muted", { "data-testid": "sheet-empty" }, gettext("No round has been played yet.")));
+    else if (rows.length) {
       if (rows[0].round > 1) parts.push(h("p.muted.small", null, gettext("Rounds played before you opened this table are not listed.")));
       parts.push(this.table(frame.view, rows));
     }
@@ -127,11 +136,10 @@ export class ScoreSheet {
         h("td", { dir: "ltr" }, num(row.points[app.team(row.bidder)])),
         ...sideCells(row.score, signed), ...sideCells(row.totals)));
     } else {
-      head = [single("#"), single(gettext("Contract")), single(gettext("Tricks")), ...sideHeads(gettext("Total"))];
+      head = [single("#"), single(gettext("Result")), single(gettext("Tricks")), ...sideHeads(gettext("Total"))];
       body = rows.map((row) => h("tr", { "data-round": row.round },
         h("th", { scope: "row" }, num(row.round)),
-        h("td", { dir: "ltr" }, row.passed_out ? gettext("Passed out") : fmt(gettext("%(contract)s by %(seat)s"),
-          { contract: contractText(row.contract), seat: compassName(row.contract.declarer) })),
+        h("td.deal-words", { "data-testid": "deal-words" }, row.passed_out ? gettext("Passed out") : dealWords(row)),
         h("td", { dir: "ltr" }, row.passed_out ? "—" : num(row.tricks)),
         ...sideCells(row.after || [0, 0])));
     }
