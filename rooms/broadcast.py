@@ -15,6 +15,7 @@ message on the layer carries more than one viewer class's view.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from contextlib import contextmanager
@@ -84,8 +85,16 @@ async def send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    # The groups' publishes go out together; within one group, in order.
+    by_group: dict[str, list[dict]] = {}
     for group, message in messages:
-        await layer.group_send(group, message)
+        by_group.setdefault(group, []).append(message)
+
+    async def send(group, batch):
+        for message in batch:
+            await layer.group_send(group, message)
+
+    await asyncio.gather(*(send(group, batch) for group, batch in by_group.items()))
 
 
 _outbox = threading.local()

@@ -12,6 +12,8 @@ Channels' single thread.
 
 from __future__ import annotations
 
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync
@@ -22,16 +24,29 @@ from django.db import close_old_connections, connections
 _pool: ThreadPoolExecutor | None = None
 
 
+_checked = threading.local()
+CHECK_EVERY = 5.0
+"""Seconds between two checks of a pool thread's connection (its age, and
+the health check's round trip): not before every call (issue 13: that was
+one more query per action). A call that failed is followed by a check at once,
+so a broken connection is dropped and the next call opens a new one."""
+
+
 class _PooledSyncToAsync(SyncToAsync):
-    """SyncToAsync on the pool, closing stale connections around the call
-    (what Channels' DatabaseSyncToAsync does on its thread)."""
+    """SyncToAsync on the pool, closing stale connections (what Channels'
+    DatabaseSyncToAsync does around every call, here every few seconds)."""
 
     def thread_handler(self, loop, *args, **kwargs):
-        close_old_connections()
+        now = time.monotonic()
+        if now - getattr(_checked, "at", 0.0) > CHECK_EVERY:
+            close_old_connections()
+            _checked.at = now
         try:
             return super().thread_handler(loop, *args, **kwargs)
-        finally:
+        except BaseException:
             close_old_connections()
+            _checked.at = time.monotonic()
+            raise
 
 
 def _executor() -> ThreadPoolExecutor:
