@@ -14,8 +14,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from games import engine
+from games.engine.base import FAMILIES
 
-RULE_SECTIONS = {"hokm": ("hokm4", "hokm2"), "shelem": ("shelem4", "shelem2"), "bridge": ("bridge",)}
+RULE_SECTIONS = {
+    family: tuple(g.name for g in engine.catalogue() if g.family == family) for family in FAMILIES
+}
+"""Each rules page (a game family) and its games, from the engines' one contract."""
 
 
 def home(request):
