@@ -31,6 +31,8 @@ MESSAGES = {
     "sign_in": _("Sign in to take a seat."),
     "spectator": _("Spectators cannot do that."),
     "muted": _("A moderator has muted your reactions for now."),
+    "seated_elsewhere": _("You have a seat at another table. Leave it and sit here?"),
+    "playing_elsewhere": _("You are playing a match at another table: finish it or leave it first."),
     "bad_rules": _("Those table rules are not valid."),
     # The fair deal's own codes (games.fairness, F-1..F-4).
     "value_mismatch": _("This value does not match the fingerprint your seat sent."),

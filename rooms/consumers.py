@@ -320,7 +320,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def on_sit(self, frame):
         self._need_user()
-        await self._run(self._room_action, room_service.sit, frame.seat)
+        await self._run(self._room_action, room_service.sit, frame.seat, frame.move)
         await self._resync()
 
     async def on_stand(self, frame):

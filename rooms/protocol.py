@@ -140,6 +140,7 @@ class React(_Shape):
 class Sit(_Shape):
     type: Literal["sit"]
     seat: Seat
+    move: StrictBool = False
     ref: Ref = None
 
 

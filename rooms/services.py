@@ -78,9 +78,28 @@ def _locked(room_id: int) -> Room:
     return Room.objects.select_for_update().get(pk=room_id)
 
 
-def sit(room: Room, user, number: int) -> None:
+def sit(room: Room, user, number: int, move: bool = False) -> None:
+    """Take an empty seat while the room waits. One table at a time: a player
+    seated at another table is asked first (``seated_elsewhere``, naming it
+    in ``detail``) and moved only with ``move``; one playing a match at
+    another table is refused (``playing_elsewhere``) until that match ends or
+    he leaves it (L-3)."""
+    others = list(Seat.objects.filter(user=user).exclude(room_id=room.pk).values_list("room_id", flat=True))
     with transaction.atomic():
-        room = _locked(room.pk)
+        # Every room this sit touches, locked in one order (by id): two
+        # players moving between the same two tables cannot deadlock.
+        locked = {
+            r.pk: r for r in Room.objects.select_for_update().filter(pk__in=[room.pk, *others]).order_by("pk")
+        }
+        room = locked[room.pk]
+        elsewhere = [
+            r for pk, r in locked.items() if pk != room.pk and Seat.objects.filter(room=r, user=user).exists()
+        ]
+        busy = [r for r in elsewhere if r.status == Room.Status.PLAYING]
+        if busy:
+            raise PlayError("playing_elsewhere", busy[0].code)
+        if elsewhere and not move:
+            raise PlayError("seated_elsewhere", elsewhere[0].code)
         if room.status != Room.Status.WAITING:
             raise PlayError("room_busy")
         seat = Seat.objects.filter(room=room, number=number).first()
@@ -88,6 +107,10 @@ def sit(room: Room, user, number: int) -> None:
             raise PlayError("bad_seat")
         if not seat.is_empty:
             raise PlayError("seat_taken")
+        for other in elsewhere:  # L-4: leaving a waiting (or finished) table costs nothing
+            Seat.objects.filter(room=other, user=user).update(user=None, ready=False, rematch=False)
+            _hand_over(other, user)
+            _changed(other)
         # Moving from one seat to another is allowed before the start.
         Seat.objects.filter(room=room, user=user).update(user=None, ready=False)
         seat.user, seat.ready, seat.is_bot = user, False, False

@@ -43,6 +43,9 @@ def lobby(request):
         Room.objects.select_related("creator")
         .prefetch_related("seats")
         .filter(is_private=False, status__in=[Room.Status.WAITING, Room.Status.PLAYING])
+        # Only rooms somebody is in (a room everyone left is closed: rooms.services._hand_over).
+        .filter(seats__user__isnull=False)
+        .distinct()
     )
     if game in engine.GAMES:
         rooms = rooms.filter(game=game)

@@ -277,6 +277,15 @@ class App {
 
   onError(frame) {
     if (this.pending && (frame.ref === undefined || frame.ref === this.pending.ref)) this.pending = null;
+    // One table at a time: asked before moving from a waiting table; a table in play is named and linked.
+    if (frame.code === "seated_elsewhere" && this.lastSit && window.confirm(frame.message)) {
+      this.send({ type: "sit", seat: this.lastSit, move: true });
+      return;
+    }
+    if (frame.code === "playing_elsewhere" && frame.detail) {
+      this.renderer.toastLink(frame.message, `/rooms/${encodeURIComponent(frame.detail)}/`, frame.detail);
+      return;
+    }
     if (frame.code === "too_soon") this.reactUntil = Math.max(this.reactUntil, Date.now() + 2000);
     this.renderer.toast(frame.message || frame.code, "error");
     this.render();
@@ -301,6 +310,11 @@ class App {
       setTimeout(() => this.render(), PENDING_MAX_MS + 50);
       this.render();
     }
+  }
+
+  sit(number) {
+    this.lastSit = number;
+    this.send({ type: "sit", seat: number });
   }
 
   react(reaction) {

@@ -439,7 +439,7 @@ export class Renderer {
     if (app.mode === "waiting" && empty && app.room) {
       if (app.cfg.authenticated && !app.you.seat) {
         actions.push(h("button.btn.btn-small", { type: "button", "data-testid": `take-seat-${n}`,
-          onclick: () => app.send({ type: "sit", seat: n }) }, gettext("Take this seat")));
+          onclick: () => app.sit(n) }, gettext("Take this seat")));
       }
       if (app.isCreator) {
         actions.push(h("button.btn.btn-ghost.btn-small", { type: "button", "data-testid": `bot-seat-${n}`,
@@ -916,6 +916,15 @@ export class Renderer {
 
   clearReactions() {
     for (const { pops } of Object.values(this.slots)) fill(pops);
+  }
+
+  /** An error that names another table, with a link to it. */
+  toastLink(message, href, label) {
+    const el = h("div.toast", { class: "toast-error", role: "alert", "data-testid": "toast" }, message, " ",
+      h("a", { href, "data-testid": "toast-link" }, label));
+    this.el.toasts.append(el);
+    setTimeout(() => el.classList.add("leaving"), 7600);
+    setTimeout(() => el.remove(), 8000);
   }
 
   toast(message, kind = "info", ms = null) {
