@@ -131,3 +131,9 @@ def fair_round(match: Match, number: int, values: dict[int, str], finish: bool =
 def hokm_match(alice, bob):
     """hokm4: alice in seat 1, bob in seat 3, bots in 2 and 4."""
     return make_match(alice, "hokm4", {1: alice, 3: bob})
+
+
+@pytest.fixture(autouse=True)
+def _fair_wait(settings):
+    """The fair deal's own tests run with the site's wait (F-4), not the other tests' none."""
+    settings.FAIR_WAIT_SECONDS = 4.0
