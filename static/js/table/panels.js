@@ -107,6 +107,10 @@ function waitPanel(r) {
     buttons.push(h("button.btn.btn-ghost", { type: "button", "data-testid": "stand",
       onclick: () => app.send({ type: "stand" }) }, gettext("Stand up")));
   }
+  // R-9: an empty seat can go to a friend (the friends page sends the ten-minute invite).
+  if (mySeat && empty) {
+    buttons.push(h("a.btn.btn-ghost", { href: "/friends/", "data-testid": "invite-friend" }, gettext("Invite a friend")));
+  }
   if (buttons.length) parts.push(h("div.panel-actions", null, buttons));
   return { kind: "wait", key, el: card("wait", "wait-panel", parts) };
 }
@@ -416,6 +420,13 @@ function resultPanel(r) {
   }
   // R-10: each player of the match may review its hands.
   if (view.viewer && frame.status !== "active") buttons.push(reviewLink(frame.match));
+  // R-9: a player may report another, with this match attached.
+  if (view.viewer) {
+    for (const s of seats.filter((x) => x.user && x.user !== app.you.user)) {
+      buttons.push(h("a.btn.btn-ghost", { href: `/friends/?report=${encodeURIComponent(s.user)}`,
+        "data-testid": "report-player" }, fmt(gettext("Report %(name)s"), { name: s.user })));
+    }
+  }
   if (buttons.length) parts.push(h("div.panel-actions", null, buttons));
   return { kind: "result", key, el: card("result", "match-result", parts) };
 }
