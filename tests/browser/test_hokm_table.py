@@ -186,7 +186,25 @@ def test_four_players_play_a_hokm_round(people, browser, site):
     # H4-8: the top bar shows the trump and the match score after the round.
     for p in players:
         bar = p.page.locator("[data-testid=scoreboard]")
-        wait_until(lambda bar=bar: "1" in digits(bar.inner_text()), message="the match score on the top bar")
+        rounds_js = (
+            "() => { const a = window.takhteh.app; const v = a.frame.view; const us = a.team(v.viewer);"
+            " return [v.score.rounds[us], v.score.rounds[1 - us]]; }"
+        )
+        wait_until(
+            lambda p=p, js=rounds_js: sum(p.page.evaluate(js)) >= 1, message="a round won in the state"
+        )
+        us, them = p.page.evaluate(rounds_js)
+        row = bar.locator("tbody tr").nth(1)  # the match score: rounds won by each side
+        wait_until(
+            lambda row=row, us=us, them=them: (
+                (
+                    digits(row.locator("td.us").inner_text()).strip(),
+                    digits(row.locator("td.them").inner_text()).strip(),
+                )
+                == (str(us), str(them))
+            ),
+            message="the match score on the top bar",
+        )
         assert p.page.locator("[data-testid=trump]").inner_text().strip()
     # a reaction pops by the sender's avatar for everyone but the one who hid them.
     alice.page.locator("[data-testid=reactions] [data-reaction=clap]").click()
