@@ -107,6 +107,7 @@ class _Hokm:
             "tricks": [0, 0],  # tricks per side, this round
             "won": [[], []],  # cards of the tricks each side took
             "last_trick": None,
+            "past_tricks": [],  # this round's finished tricks, as last_trick (public)
             "score": [0, 0],  # rounds per side (points with kot)
             "last_result": None,
             "winner": None,
@@ -322,6 +323,8 @@ class _Hokm:
         st["trick"] = []
         st["trick_no"] += 1
         st["last_trick"] = {"cards": [{"seat": s, "card": c} for s, c in trick], "winner": winner}
+        # Every earlier trick of the round, face up when played (public; bots read voids from it).
+        st["past_tricks"] = st.get("past_tricks", []) + [st["last_trick"]]
         events.append({"type": "trick_won", "seat": winner, "cards": cards, "tricks": list(tricks)})
         if tricks[team] >= TRICKS_TO_WIN:  # H4-4: the rest is not played
             self._end_round(st, team, events)
@@ -384,6 +387,7 @@ class _Hokm:
         st["tricks"] = [0, 0]
         st["won"] = [[], []]
         st["last_trick"] = None
+        st["past_tricks"] = []
         st["phase"] = "trump"
         st["turn"] = None
         st["leader"] = hakem
@@ -434,6 +438,7 @@ class _Hokm:
                 "target": rules["target"],
             },
             "last_result": dict(state["last_result"]) if state["last_result"] else None,
+            "past_tricks": [_copy_last_trick(t) for t in state.get("past_tricks", [])],
             "result": self.result(state),
             "rules": dict(rules),
         }
@@ -849,6 +854,7 @@ class Hokm2(_Hokm):
         v["drafted"] = [8 - len(p) if state["round"] else 0 for p in pairs]
         v["pairs_left"] = [len(p) for p in pairs]
         v["draft_card"] = pairs[seat - 1][0][0] if seat is not None and drafting and pairs[seat - 1] else None
+        v["my_refused"] = list(state["refused"][seat - 1]) if seat is not None else []  # he saw them go aside
 
 
 HOKM4 = Hokm4()

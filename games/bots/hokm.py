@@ -1,0 +1,461 @@
+"""Hokm bots (hokm4, hokm2): determinized Monte Carlo search on the engine's fast path.
+
+Every decision starts from the seat's view only. The cards the seat has not
+seen are dealt at random, consistently with what it saw (its own hand, every
+card played this round, the voids shown by not following suit (C-3), the
+middle card of H4-X1, a run of H4-X3, in hokm2 the first cards it refused in
+the draft); each such deal is played out to the round's end (H4-4) by a
+heuristic policy on ``hokm_fast``; the action with the best average wins.
+The trump (H4-2, H2-3) and the hokm2 draft (H2-4) are decided the same way,
+from the cards still to come.
+"""
+
+from __future__ import annotations
+
+from games.engine import hokm_fast as hf
+from games.engine.cards import CARD_INDEX, SUITS
+from games.engine.seats import partner
+
+from .clock import Budget
+from .rng import Rng
+
+BIT = hf.BIT
+SUIT_OF = hf.SUIT_OF
+SUIT_MASK = hf.SUIT_MASK
+NEXT = hf.NEXT
+TEAM = hf.TEAM
+FULL = hf.FULL
+WIN = hf.TRICKS_TO_WIN
+MATE = tuple(partner(i + 1, 4) - 1 for i in range(4))
+OTHER2 = NEXT[2]
+
+
+def _top(m: int) -> int:
+    """The highest card of a one-suit mask (the lowest bit)."""
+    return (m & -m).bit_length() - 1
+
+
+def _low(m: int) -> int:
+    """The lowest card of a one-suit mask (the highest bit)."""
+    return m.bit_length() - 1
+
+
+def _bits(m: int):
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+def _beats(cands: int, best: int, trump: int) -> bool:
+    """Does some card of ``cands`` beat ``best`` (C-4)? ``best`` is of the suit led or a trump."""
+    bs = SUIT_OF[best]
+    if cands & SUIT_MASK[bs] & ((1 << best) - 1):
+        return True
+    return bs != trump and bool(cands & SUIT_MASK[trump])
+
+
+def _answers(hand: int, led: int) -> int:
+    return hand & SUIT_MASK[led] or hand
+
+
+# ------------------------------------------------------------ the playout policy
+
+
+def policy(fs: hf.FastHokm) -> int:
+    """A sensible card for the seat to act, knowing every hand (a playout's policy)."""
+    legal = hf.legal_mask(fs)
+    if not legal & (legal - 1):
+        return _top(legal)
+    if not fs.trick:
+        return _lead(fs, legal)
+    n = fs.n
+    i = fs.turn
+    side = TEAM[n]
+    trump = fs.trump
+    led = SUIT_OF[fs.trick[0][1]]
+    best = fs.best
+    hands = fs.hands
+    opp_after = []
+    s = NEXT[n][i]
+    for _ in range(n - 1 - len(fs.trick)):
+        if side[s] != side[i]:
+            opp_after.append(_answers(hands[s], led))
+        s = NEXT[n][s]
+    if side[fs.best_seat] == side[i] and not any(_beats(a, best, trump) for a in opp_after):
+        return _dump(legal, trump)
+    bs = SUIT_OF[best]
+    win = legal & SUIT_MASK[bs] & ((1 << best) - 1)
+    if bs != trump:
+        win |= legal & SUIT_MASK[trump]
+    if win:
+        # the cheapest winner the opponents still to play cannot beat: suit cards low first, then trumps
+        order = []
+        follow = win & ~SUIT_MASK[trump]
+        for m in (follow, win & SUIT_MASK[trump]):
+            order.extend(reversed(list(_bits(m))))
+        for c in order:
+            if not any(_beats(a, c, trump) for a in opp_after):
+                return c
+    return _dump(legal, trump)
+
+
+def _dump(legal: int, trump: int) -> int:
+    """The lowest card, not a trump if possible, from the shortest suit on equal ranks."""
+    plain = legal & ~SUIT_MASK[trump]
+    pool = plain or legal
+    best, key = -1, None
+    for s in range(4):
+        m = pool & SUIT_MASK[s]
+        if m:
+            c = _low(m)
+            k = (c % 13, -m.bit_count())
+            if key is None or k > key:
+                best, key = c, k
+    return best
+
+
+def _lead(fs: hf.FastHokm, legal: int) -> int:
+    n = fs.n
+    i = fs.turn
+    side = TEAM[n]
+    trump = fs.trump
+    tm = SUIT_MASK[trump]
+    hands = fs.hands
+    opps = [hands[s] for s in range(n) if side[s] != side[i]]
+    mate = hands[MATE[i]] if n == 4 else 0
+    mine = hands[i] & legal
+    opp_trumps = 0
+    for h in opps:
+        opp_trumps |= h & tm
+    my_trumps = mine & tm
+    # 1. draw trumps with the top trump
+    if my_trumps and opp_trumps and _top(my_trumps) < _top(opp_trumps):
+        return _top(my_trumps)
+    # 2. cash a top card of a plain suit nobody can cut
+    cash = -1
+    cash_len = -1
+    entry = -1
+    for s in range(4):
+        if s == trump:
+            continue
+        sm = SUIT_MASK[s]
+        m = mine & sm
+        if not m:
+            continue
+        safe = all((h & sm) or not (h & tm) for h in opps)
+        if not safe:
+            continue
+        their = 0
+        for h in opps:
+            their |= h & sm
+        c = _top(m)
+        if not their or c < _top(their):
+            if m.bit_count() > cash_len:
+                cash, cash_len = c, m.bit_count()
+        elif mate & sm and _top(mate & sm) < _top(their):
+            entry = _low(m)
+    if cash >= 0:
+        return cash
+    if entry >= 0:
+        return entry
+    # 3. low from the longest plain suit
+    best, key = -1, None
+    for s in range(4):
+        if s == trump:
+            continue
+        m = mine & SUIT_MASK[s]
+        if m:
+            c = _low(m)
+            k = (m.bit_count(), c % 13)
+            if key is None or k > key:
+                best, key = c, k
+    if best >= 0:
+        return best
+    return _low(mine)
+
+
+def playout(fs: hf.FastHokm) -> tuple[int, int]:
+    """Play on with ``policy`` (in place) to the round's end; the tricks per side."""
+    play, pol = hf.play, policy
+    while not fs.over:
+        play(fs, pol(fs))
+    return fs.tricks[0], fs.tricks[1]
+
+
+def _value(tricks, side) -> float:
+    mine, theirs = tricks[side], tricks[1 - side]
+    return (1.0 if mine >= WIN else 0.0) + 0.03 * (mine - theirs)
+
+
+# ------------------------------------------------------------ what the seat knows
+
+
+class _Knowledge:
+    """The seat's view of a play-phase round as masks: what is known, what must be dealt."""
+
+    def __init__(self, view: dict, seat: int):
+        n = view["players"]
+        me = seat - 1
+        self.n = n
+        self.me = me
+        self.trump = view["trump"]
+        t = SUITS.index(view["trump"])
+        counts = list(view["hand_counts"])
+        known = [0] * n
+        early = view.get("early") or [False] * n
+        self.early_unknown = [bool(early[p]) and p != me for p in range(n)]
+        for p in range(n):
+            if self.early_unknown[p]:
+                counts[p] += 1
+        known[me] = hf.cards_to_mask(view["hand"])
+        my_early = view.get("my_early")
+        self.my_early = my_early
+        if my_early:
+            known[me] |= BIT[CARD_INDEX[my_early]]
+        middle = view.get("middle")
+        if middle is not None and n == 4:
+            mate = MATE[view["hakem"] - 1]
+            known[mate] |= BIT[CARD_INDEX[middle]]
+        run = view.get("run")
+        self.run = run
+        if run:
+            known[run["seat"] - 1] |= hf.cards_to_mask(run["cards"])
+            if run["seat"] - 1 != me:
+                counts[run["seat"] - 1] += len(run["cards"])
+        past = view.get("past_tricks") or []
+        played = 0
+        voids = [0] * n
+        tricks = [[(x["seat"] - 1, CARD_INDEX[x["card"]]) for x in tr["cards"]] for tr in past]
+        self.trick = [(x["seat"] - 1, CARD_INDEX[x["card"]]) for x in view["trick"]]
+        for tr in tricks:
+            for _, c in tr:
+                played |= BIT[c]
+        self.played_past = played
+        for tr in tricks + [self.trick]:
+            if not tr:
+                continue
+            led = SUIT_OF[tr[0][1]]
+            for s, c in tr:
+                played |= BIT[c]
+                if SUIT_OF[c] != led:
+                    voids[s] |= SUIT_MASK[led]
+        seen = played | known[me]
+        for m in known:
+            seen |= m
+        seen |= hf.cards_to_mask(view.get("my_refused") or [])
+        self.pool = [c for c in range(52) if not seen >> c & 1]
+        self.need = [0 if p == me else counts[p] - (known[p] & ~played).bit_count() for p in range(n)]
+        self.known = known
+        self.voids = voids
+        self.t = t
+        self.view = view
+
+    def deal(self, rng: Rng) -> list[int]:
+        """Hands for every seat (0-based) with the unseen cards dealt at random, voids kept."""
+        order = sorted((p for p in range(self.n) if p != self.me), key=lambda p: -self.voids[p].bit_count())
+        pool = list(self.pool)
+        for attempt in range(30):
+            rng.shuffle(pool)
+            hands = list(self.known)
+            rest = pool
+            ok = True
+            for p in order:
+                need = self.need[p]
+                void = self.voids[p] if attempt < 29 else 0
+                keep = []
+                m = 0
+                for c in rest:
+                    if need and not void >> c & 1:
+                        m |= BIT[c]
+                        need -= 1
+                    else:
+                        keep.append(c)
+                rest = keep
+                if need:
+                    ok = False
+                    break
+                hands[p] |= m
+            if ok:
+                return hands
+        raise ValueError("no deal fits what the seat saw")
+
+    def fast(self, hands: list[int], rng: Rng) -> hf.FastHokm:
+        """A ``FastHokm`` at the seat's decision with these hands (the cards on the table replayed)."""
+        v = self.view
+        n = self.n
+        fs = hf.FastHokm.__new__(hf.FastHokm)
+        fs.n = n
+        fs.trump = self.t
+        fs.hakem = v["hakem"] - 1
+        fs.tricks = list(v["score"]["tricks"])
+        fs.over = False
+        fs.played = self.played_past
+        fs.early = [-1] * n
+        run = self.run
+        fs.run_seat = run["seat"] - 1 if run else -1
+        fs.run = [CARD_INDEX[c] for c in run["cards"]] if run else []
+        fs.hands = list(hands)
+        fs.trick = []
+        fs.best = fs.best_seat = -1
+        fs.leader = v["leader"] - 1
+        for s, c in self.trick:
+            fs.hands[s] |= BIT[c]
+            fs.turn = s
+            hf.play(fs, c)
+        fs.turn = v["turn"] - 1
+        if self.trick:
+            led = SUIT_MASK[SUIT_OF[self.trick[0][1]]]
+            for p in range(n):
+                if self.early_unknown[p]:
+                    m = fs.hands[p]
+                    fs.early[p] = hf._random_bit(m & led or m, rng.random)
+            if self.my_early:
+                fs.early[self.me] = CARD_INDEX[self.my_early]
+        return fs
+
+
+CARDS = hf.CARDS
+
+
+# ------------------------------------------------------------ decisions
+
+
+def _search(candidates, make, samples: int, budget: Budget, side: int):
+    """Average value of each candidate over common sampled worlds; the best candidate."""
+    totals = [0.0] * len(candidates)
+    done = 0
+    while done < samples and not (done >= 2 and budget.over()):
+        worlds = make(done)
+        for k, fs in enumerate(worlds):
+            totals[k] += _value(playout(fs), side)
+        done += 1
+    best = max(range(len(candidates)), key=lambda k: totals[k])
+    return candidates[best]
+
+
+def choose_card(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dict:
+    legal = view["legal"]
+    plays = [a for a in legal if a["type"] == "play"]
+    if not plays:
+        return legal[0]
+    if len(plays) == 1:
+        return plays[0]
+    know = _Knowledge(view, seat)
+    side = TEAM[know.n][seat - 1]
+    cards = [CARD_INDEX[a["card"]] for a in plays]
+
+    def make(_k):
+        base = know.fast(know.deal(rng), rng)
+        worlds = []
+        for c in cards:
+            fs = base.copy()
+            hf.play(fs, c)
+            worlds.append(fs)
+        return worlds
+
+    return _search(plays, make, samples, budget, side)
+
+
+def _round_fast(n, hands, trump, hakem) -> hf.FastHokm:
+    fs = hf.FastHokm.__new__(hf.FastHokm)
+    fs.n = n
+    fs.hands = hands
+    fs.trump = trump
+    fs.turn = fs.leader = fs.hakem = hakem
+    fs.trick = []
+    fs.best = fs.best_seat = -1
+    fs.tricks = [0, 0]
+    fs.played = 0
+    fs.early = [-1] * n
+    fs.run_seat = -1
+    fs.run = []
+    fs.over = False
+    return fs
+
+
+def _deal_rest(rng, n, me, mine, extra_mine, pool, sizes):
+    """My hand plus ``extra_mine`` random cards; the others ``sizes[p]`` random cards each."""
+    pool = list(pool)
+    rng.shuffle(pool)
+    hands = [0] * n
+    hands[me] = mine
+    k = 0
+    for _ in range(extra_mine):
+        hands[me] |= BIT[pool[k]]
+        k += 1
+    for p in range(n):
+        if p == me:
+            continue
+        for _ in range(sizes[p]):
+            hands[p] |= BIT[pool[k]]
+            k += 1
+    return hands, pool[k:]
+
+
+def choose_trump(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dict:
+    """H4-2 / H2-3: the trump whose sampled deals the hakem's side wins best."""
+    legal = view["legal"]
+    n = view["players"]
+    me = seat - 1
+    mine = hf.cards_to_mask(view["hand"])
+    pool = [c for c in range(52) if not mine >> c & 1]
+    extra = 13 - mine.bit_count()
+    side = TEAM[n][me]
+    mate = MATE[me]
+
+    def make(_k):
+        hands, _rest = _deal_rest(rng, n, me, mine, extra, pool, [13] * n)
+        worlds = []
+        for a in legal:
+            suit = a["suit"]
+            if suit == "middle":  # H4-X1: the suit of the partner's third card, one of his first five
+                t = SUIT_OF[hf._random_bit(hands[mate], rng.random)]
+            else:
+                t = SUITS.index(suit)
+            worlds.append(_round_fast(n, list(hands), t, me))
+        return worlds
+
+    return _search(legal, make, samples, budget, side)
+
+
+def choose_draft(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dict:
+    """H2-4: take the card shown, or refuse it for the unseen second card, by sampled play."""
+    me = seat - 1
+    first = CARD_INDEX[view["draft_card"]]
+    mine = hf.cards_to_mask(view["hand"])
+    seen = mine | BIT[first] | hf.cards_to_mask(view.get("my_refused") or [])
+    pool = [c for c in range(52) if not seen >> c & 1]
+    left = view["pairs_left"][me]
+    t = SUITS.index(view["trump"])
+    hakem = view["hakem"] - 1
+    side = TEAM[2][me]
+    take = {"type": "draft", "take": True}
+    refuse = {"type": "draft", "take": False}
+
+    def make(_k):
+        cards = list(pool)
+        rng.shuffle(cards)
+        # cards[0] stands for the unseen second card, cards[1:left] for the pairs to come
+        rest = hf.cards_to_mask(CARDS[c] for c in cards[1:left])
+        other = hf.cards_to_mask(CARDS[c] for c in cards[left : left + 13])
+        took = [0, 0]
+        took[me] = mine | rest | BIT[first]
+        took[OTHER2[me]] = other
+        refused = [0, 0]
+        refused[me] = mine | rest | BIT[cards[0]]
+        refused[OTHER2[me]] = other
+        return [_round_fast(2, took, t, hakem), _round_fast(2, refused, t, hakem)]
+
+    return _search([take, refuse], make, samples, budget, side)
+
+
+def choose(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dict:
+    phase = view["phase"]
+    if phase == "trump":
+        return choose_trump(view, seat, samples, budget, rng)
+    if phase == "draft":
+        return choose_draft(view, seat, samples, budget, rng)
+    if phase == "play":
+        return choose_card(view, seat, samples, budget, rng)
+    return view["legal"][0]
