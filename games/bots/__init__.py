@@ -40,7 +40,7 @@ def choose(
     legal = view.get("legal") or []
     if not legal:
         raise ValueError(f"seat {seat} has nothing to do in this view")
-    if len(legal) == 1:
+    if len(legal) == 1 and legal[0]["type"] != "discard":
         return legal[0]
     samples, default_ms = LEVELS[level if level in LEVELS else DEFAULT_LEVEL]
     budget = Budget(default_ms if budget_ms is None else budget_ms)
@@ -58,8 +58,27 @@ def choose(
 
         action = bridge.choose(view, seat, samples, budget, rng, level)
     else:
-        action = legal[0]
-    return action if action in legal else legal[0]
+        action = _fallback(legal, view)
+    return action if _is_legal(action, legal, view) else _fallback(legal, view)
+
+
+def _fallback(legal: list[dict], view: dict) -> dict:
+    """A legal action without thought (the discard's cards are the seat's to name)."""
+    first = legal[0]
+    if first["type"] == "discard":
+        return {"type": "discard", "cards": list(view["hand"])[: first["count"]]}
+    return first
+
+
+def _is_legal(action: dict, legal: list[dict], view: dict) -> bool:
+    if action in legal:
+        return True
+    if action.get("type") == "discard":  # the legal list holds the count; the cards are ours to pick
+        counts = [a.get("count") for a in legal if a["type"] == "discard"]
+        cards = action.get("cards") or []
+        hand = set(view.get("hand") or [])
+        return bool(counts) and len(cards) == counts[0] == len(set(cards)) and set(cards) <= hand
+    return False
 
 
 def _progress(view: dict) -> int:
