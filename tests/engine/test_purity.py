@@ -6,6 +6,8 @@ import pathlib
 import pytest
 
 ENGINE = pathlib.Path(__file__).resolve().parents[2] / "games" / "engine"
+BOTS = pathlib.Path(__file__).resolve().parents[2] / "games" / "bots"
+CLOCK_ONLY = {"clock.py": {"time"}}  # the bots' one contact with the outside: a monotonic clock
 FORBIDDEN_MODULES = {
     "django",
     "channels",
@@ -38,8 +40,24 @@ def engine_files():
     return files
 
 
+def bot_files():
+    files = sorted(BOTS.rglob("*.py"))
+    assert files, "the bots package is missing"
+    return files
+
+
 @pytest.mark.parametrize("path", engine_files(), ids=lambda p: p.name)
 def test_engine_module_imports_nothing_impure(path):
+    _check_pure(path, FORBIDDEN_MODULES)
+
+
+@pytest.mark.parametrize("path", bot_files(), ids=lambda p: p.name)
+def test_bot_module_imports_nothing_impure(path):
+    """games/bots/ is pure too (issue 21): no Django, no I/O, no `random`; only clock.py reads the time."""
+    _check_pure(path, FORBIDDEN_MODULES - CLOCK_ONLY.get(path.name, set()))
+
+
+def _check_pure(path, forbidden):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -49,7 +67,7 @@ def test_engine_module_imports_nothing_impure(path):
         else:
             names = []
         for name in names:
-            assert name.split(".")[0] not in FORBIDDEN_MODULES, f"{path.name} imports {name}"
+            assert name.split(".")[0] not in forbidden, f"{path.name} imports {name}"
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             assert node.func.id not in FORBIDDEN_CALLS, f"{path.name} calls {node.func.id}()"
 

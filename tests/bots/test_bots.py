@@ -1,0 +1,147 @@
+"""Bots (issue 21): legal moves only (C-6), the seat's view only, never over the partner (R-2), the arena's line."""
+
+import copy
+import random
+import re
+
+import pytest
+
+from bench import arena
+from games import bots, engine
+from games.engine import CHANCE
+
+POSITIONS = {"hokm4": 500, "hokm2": 500, "shelem4": 300, "shelem2": 300, "bridge": 400}
+
+
+def _random_positions(name, count, rng, rules=None):
+    """(state, seat) pairs along random games played with random legal actions."""
+    game = engine.get(name)
+    rules = game.validate_rules(rules or {})
+    state = game.new_match(rules)
+    found = 0
+    while found < count:
+        seats = game.to_act(state)
+        if not seats:
+            state = game.new_match(rules)
+            continue
+        if CHANCE in seats:
+            kind, cards = game.pending_chance(state)
+            deck = list(cards)
+            rng.shuffle(deck)
+            state, _ = game.apply(state, CHANCE, {"type": kind, "deck": deck})
+            continue
+        seat = min(seats)
+        yield state, seat
+        found += 1
+        legal = game.legal_actions(state, seat)
+        action = rng.choice(legal)
+        if action["type"] == "discard":
+            hand = game.view(state, seat)["hand"]
+            action = {"type": "discard", "cards": rng.sample(hand, action["count"])}
+        state, _ = game.apply(state, seat, action)
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_a_bot_never_makes_an_illegal_move(name):
+    """C-6 for bots: over many random positions of every game the bot's action is accepted by the engine."""
+    game = engine.get(name)
+    rng = random.Random(21)
+    checked = 0
+    for state, seat in _random_positions(name, POSITIONS[name], rng):
+        view = game.view(state, seat)
+        action = bots.choose(name, view, seat, level="easy", seed=checked, budget_ms=0.5)
+        game.apply(state, seat, action)  # raises IllegalAction on an illegal move
+        checked += 1
+    assert checked == POSITIONS[name]
+
+
+@pytest.mark.parametrize("name", ["hokm4", "shelem4", "shelem2"])
+def test_jokers_and_table_rules_too(name):
+    """The same with the optional rules on (SH-1 jokers, H4-X1..X3)."""
+    game = engine.get(name)
+    rules = {"jokers": True} if name.startswith("shelem") else {"early_play": True, "lead_run": True}
+    rng = random.Random(5)
+    for i, (state, seat) in enumerate(_random_positions(name, 150, rng, rules)):
+        action = bots.choose(name, game.view(state, seat), seat, level="easy", seed=i, budget_ms=0.5)
+        game.apply(state, seat, action)
+
+
+def _play_state(name, seed):
+    game = engine.get(name)
+    rng = random.Random(seed)
+    for state, seat in _random_positions(name, 400, rng):
+        if state["phase"] == "play" and len(game.legal_actions(state, seat)) > 2 and not state["trick"]:
+            return state, seat
+    raise AssertionError("no play position found")
+
+
+@pytest.mark.parametrize("name", ["hokm4", "hokm2", "shelem4", "bridge"])
+def test_the_bot_sees_only_its_view(name):
+    """R-6 / issue 21: two states that differ only in cards hidden from the seat give the same decision."""
+    game = engine.get(name)
+    for seed in range(3):
+        state, seat = _play_state(name, seed)
+        n = game.players
+        others = [s for s in range(1, n + 1) if s != seat]
+        view = game.view(state, seat)
+        visible = set(view.get("dummy_hand") or [])
+        a, b = (
+            [s for s in others if not set(state["hands"][s - 1]) & visible][:2]
+            if n == 4
+            else (others[0], None)
+        )
+        other = copy.deepcopy(state)
+        if b is not None:  # swap one hidden card between two other hands, same suit so that no void changes
+            for x in other["hands"][a - 1]:
+                ys = [y for y in other["hands"][b - 1] if y[1] == x[1]]
+                if ys:
+                    y = ys[0]
+                    ha, hb = other["hands"][a - 1], other["hands"][b - 1]
+                    other["hands"][a - 1] = [y if c == x else c for c in ha]
+                    other["hands"][b - 1] = [x if c == y else c for c in hb]
+                    break
+        else:  # hokm2: swap a card of the opponent with one put aside unseen
+            opp = other["hands"][a - 1]
+            rest = other["rest"]
+            other["hands"][a - 1] = [rest[0]] + opp[1:]
+            other["rest"] = [opp[0]] + rest[1:]
+        assert other["hands"] != state["hands"] or other.get("rest") != state.get("rest")
+        assert game.view(other, seat) == view
+        first = bots.choose(name, view, seat, level="easy", seed=7, budget_ms=1e6)
+        second = bots.choose(name, game.view(other, seat), seat, level="easy", seed=7, budget_ms=1e6)
+        assert first == second
+
+
+def test_a_bot_never_outbids_its_partner():
+    """R-2: in Shelem (four players) a bot whose partner holds the high bid passes."""
+    game = engine.get("shelem4")
+    rng = random.Random(2)
+    seen = 0
+    for state, seat in _random_positions("shelem4", 8000, rng):
+        if state["phase"] != "bidding" or state["high_bidder"] is None:
+            continue
+        if game.team_of(state["high_bidder"]) != game.team_of(seat):
+            continue
+        action = bots.choose("shelem4", game.view(state, seat), seat, level="easy", seed=seen, budget_ms=0.5)
+        assert action == {"type": "pass"}
+        seen += 1
+        if seen >= 30:
+            break
+    assert seen >= 30
+
+
+def test_bot_action_keeps_the_play_service_call():
+    game = engine.get("hokm4")
+    state, seat = _play_state("hokm4", 1)
+    action = bots.bot_action("hokm4", state, seat)
+    assert action in game.legal_actions(state, seat)
+
+
+@pytest.mark.parametrize(
+    ("name", "metric"), [("hokm2", "rate"), ("shelem2", "points_per_deal"), ("bridge", "imps_per_board")]
+)
+def test_arena_last_line(name, metric):
+    lines = []
+    arena.run(name, 2, "easy", "auto", seed=3, out=lines.append)
+    pattern = rf"arena {name} easy vs auto: deals=2 {metric}=-?\d+\.\d+ ci95=-?\d+\.\d+--?\d+\.\d+ p50_ms=\d+ p95_ms=\d+"
+    assert re.fullmatch(pattern, lines[-1]), lines[-1]
