@@ -854,7 +854,6 @@ class Hokm2(_Hokm):
         v["drafted"] = [8 - len(p) if state["round"] else 0 for p in pairs]
         v["pairs_left"] = [len(p) for p in pairs]
         v["draft_card"] = pairs[seat - 1][0][0] if seat is not None and drafting and pairs[seat - 1] else None
-        v["my_refused"] = list(state["refused"][seat - 1]) if seat is not None else []  # he saw them go aside
 
 
 HOKM4 = Hokm4()
