@@ -321,17 +321,77 @@ CARDS = hf.CARDS
 # ------------------------------------------------------------ decisions
 
 
-def _search(candidates, make, samples: int, budget: Budget, side: int):
-    """Average value of each candidate over common sampled worlds; the best candidate."""
-    totals = [0.0] * len(candidates)
+def _search(candidates, base, branch, samples: int, budget: Budget, side: int, prior=None):
+    """The candidate with the best average value over common sampled worlds.
+
+    ``base(k)`` draws the k-th world, ``branch(world, j)`` makes a fresh fast
+    state of candidate ``j`` in it. The search stops at ``samples`` worlds or
+    at the budget, and drops a candidate as soon as it is clearly worse than
+    the leader (paired differences over the same worlds), so that clear
+    decisions cost little and close ones get the budget. ``prior`` adds a small
+    bonus per candidate (a heuristic that breaks near ties).
+    """
+    n = len(candidates)
+    if n == 1:
+        return candidates[0]
+    alive = list(range(n))
+    vals = [[] for _ in range(n)]
     done = 0
     while done < samples and not (done >= 2 and budget.over()):
-        worlds = make(done)
-        for k, fs in enumerate(worlds):
-            totals[k] += _value(playout(fs), side)
+        world = base(done)
+        for j in alive:
+            vals[j].append(_value(playout(branch(world, j)), side))
         done += 1
-    best = max(range(len(candidates)), key=lambda k: totals[k])
-    return candidates[best]
+        if done >= 12 and done % 6 == 0:
+            alive = _prune(alive, vals, done, prior)
+            if len(alive) == 1:
+                break
+    return candidates[_leader(alive, vals, prior)]
+
+
+def _leader(alive, vals, prior):
+    bonus = prior or {}
+    return max(alive, key=lambda j: sum(vals[j]) / max(1, len(vals[j])) + bonus.get(j, 0.0))
+
+
+def _prune(alive, vals, done, prior):
+    lead = _leader(alive, vals, prior)
+    lv = vals[lead]
+    keep = []
+    for j in alive:
+        if j == lead:
+            keep.append(j)
+            continue
+        d = [a - b for a, b in zip(lv, vals[j], strict=True)]
+        m = sum(d) / done
+        var = sum((x - m) ** 2 for x in d) / (done - 1)
+        if var == 0.0:
+            if done >= 24:
+                continue  # the same value in every world: an equivalent card, keep the leader
+        elif m * m * done > 6.25 * var and m > 0:  # more than 2.5 standard errors behind
+            continue
+        keep.append(j)
+    return keep
+
+
+def _equivalent_groups(cards: list[int], gone: int) -> list[int]:
+    """One representative (the lowest) of each run of touching cards of ``cards``.
+
+    Two cards of a suit touch when every card ranked between them is ours too
+    or already played (``gone``): they win and lose the same tricks.
+    """
+    mine = 0
+    for c in cards:
+        mine |= BIT[c]
+    reps = []
+    for c in cards:
+        nxt = c + 1  # the next lower card of the suit
+        while nxt < 52 and SUIT_OF[nxt] == SUIT_OF[c] and gone >> nxt & 1 and not mine >> nxt & 1:
+            nxt += 1
+        if nxt < 52 and SUIT_OF[nxt] == SUIT_OF[c] and mine >> nxt & 1:
+            continue  # a lower card of ours touches this one: it stands for both
+        reps.append(c)
+    return reps
 
 
 def choose_card(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dict:
@@ -343,18 +403,24 @@ def choose_card(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -
         return plays[0]
     know = _Knowledge(view, seat)
     side = TEAM[know.n][seat - 1]
-    cards = [CARD_INDEX[a["card"]] for a in plays]
+    gone = know.played_past
+    for _s, c in know.trick:
+        gone |= BIT[c]
+    all_cards = [CARD_INDEX[a["card"]] for a in plays]
+    cards = _equivalent_groups(all_cards, gone)
+    if len(cards) == 1:
+        return {"type": "play", "card": CARDS[cards[0]]}
 
-    def make(_k):
-        base = know.fast(know.deal(rng), rng)
-        worlds = []
-        for c in cards:
-            fs = base.copy()
-            hf.play(fs, c)
-            worlds.append(fs)
-        return worlds
+    def base(_k):
+        return know.fast(know.deal(rng), rng)
 
-    return _search(plays, make, samples, budget, side)
+    def branch(world, j):
+        fs = world.copy()
+        hf.play(fs, cards[j])
+        return fs
+
+    best = _search(cards, base, branch, samples, budget, side)
+    return {"type": "play", "card": CARDS[best]}
 
 
 def _round_fast(n, hands, trump, hakem) -> hf.FastHokm:
@@ -404,19 +470,32 @@ def choose_trump(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) 
     side = TEAM[n][me]
     mate = MATE[me]
 
-    def make(_k):
-        hands, _rest = _deal_rest(rng, n, me, mine, extra, pool, [13] * n)
-        worlds = []
-        for a in legal:
-            suit = a["suit"]
-            if suit == "middle":  # H4-X1: the suit of the partner's third card, one of his first five
-                t = SUIT_OF[hf._random_bit(hands[mate], rng.random)]
-            else:
-                t = SUITS.index(suit)
-            worlds.append(_round_fast(n, list(hands), t, me))
-        return worlds
+    # a suit the hakem holds no card of is never the better trump: fewer candidates, more worlds each
+    cands = [a for a in legal if a["suit"] == "middle" or mine & SUIT_MASK[SUITS.index(a["suit"])]] or legal
+    prior = {j: 0.004 * _suit_strength(mine, a["suit"]) for j, a in enumerate(cands) if a["suit"] != "middle"}
 
-    return _search(legal, make, samples, budget, side)
+    def base(_k):
+        hands, _rest = _deal_rest(rng, n, me, mine, extra, pool, [13] * n)
+        return hands
+
+    def branch(hands, j):
+        suit = cands[j]["suit"]
+        if suit == "middle":  # H4-X1: the suit of the partner's third card, one of his first five
+            t = SUIT_OF[hf._random_bit(hands[mate], rng.random)]
+        else:
+            t = SUITS.index(suit)
+        return _round_fast(n, list(hands), t, me)
+
+    return _search(cands, base, branch, samples, budget, side, prior)
+
+
+def _suit_strength(mine: int, suit: str) -> int:
+    """Cards of the suit plus honours (A 4, K 3, Q 2, J 1): a tie-break between close trumps."""
+    m = mine & SUIT_MASK[SUITS.index(suit)]
+    score = 0
+    for c in _bits(m):
+        score += 4 + max(0, 4 - c % 13)
+    return score
 
 
 def choose_draft(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dict:
@@ -433,21 +512,22 @@ def choose_draft(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) 
     take = {"type": "draft", "take": True}
     refuse = {"type": "draft", "take": False}
 
-    def make(_k):
+    def base(_k):
         cards = list(pool)
         rng.shuffle(cards)
         # cards[0] stands for the unseen second card, cards[1:left] for the pairs to come
         rest = hf.cards_to_mask(CARDS[c] for c in cards[1:left])
         other = hf.cards_to_mask(CARDS[c] for c in cards[left : left + 13])
-        took = [0, 0]
-        took[me] = mine | rest | BIT[first]
-        took[OTHER2[me]] = other
-        refused = [0, 0]
-        refused[me] = mine | rest | BIT[cards[0]]
-        refused[OTHER2[me]] = other
-        return [_round_fast(2, took, t, hakem), _round_fast(2, refused, t, hakem)]
+        return rest, other, cards[0]
 
-    return _search([take, refuse], make, samples, budget, side)
+    def branch(world, j):
+        rest, other, second = world
+        hands = [0, 0]
+        hands[me] = mine | rest | BIT[first if j == 0 else second]
+        hands[OTHER2[me]] = other
+        return _round_fast(2, hands, t, hakem)
+
+    return _search([take, refuse], base, branch, samples, budget, side)
 
 
 def choose(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dict:
