@@ -267,47 +267,80 @@ def _mean(xs):
 # ------------------------------------------------------------ decisions
 
 
-def _bidder_points(view, seat, samples, budget, rng) -> list[int]:
-    """Points the seat's side takes as bidder in sampled deals (widow unknown; best put-aside, sars)."""
+MARGIN = 10  # playouts know every card: a bidder's real take is lower
+MIN_WORLDS = 12  # the auction is worth a few more worlds than the budget alone allows
+SLACK = 10  # a bid of X is read as a hand worth at least X - SLACK
+
+
+def _strength(mask: int, jokers: bool) -> int:
+    """What a hand hopes to take as bidder, the natural count: honours, length, jokers."""
+    total = 0
+    length = [0] * 4
+    for c in _idx(mask):
+        if c >= 52:
+            total += 25 if c == 52 else 20
+            continue
+        length[SUIT_OF[c]] += 1
+        total += (12, 6, 3, 0, 3)[c % 13] if c % 13 < 5 else 0
+    total += 6 * max(0, max(length) - 3)
+    return (60 + total) * (200 if jokers else 165) // 165
+
+
+def _shown(view) -> list[int]:
+    """For each seat (0-based), the least hand value its bids show (0: nothing shown)."""
     n = view["players"]
-    me = seat - 1
-    jokers = view["rules"]["jokers"]
-    mine = sf.mask_of(view["hand"])
-    k = view["widow_count"] or (6 if jokers else 4)
-    side = TEAM[n][me]
-    out = []
-    done = 0
-    while done < samples and not (done >= 3 and budget.over()):
-        hands, cols, widow = _deal_unknown(rng, n, me, mine, jokers)
-        pool = mine | widow
-        aside = _aside_candidates(pool, k, jokers)[0]
-        hands[me] = pool & ~aside
-        best = None
-        for sars in (False, True) if not jokers else (False,):
-            fs = _world(
-                n,
-                jokers,
-                list(hands),
-                [[list(c) for c in p] for p in cols] if cols else None,
-                me,
-                0,
-                aside,
-                sars,
-            )
-            playout(fs)
-            pts = fs.points[side]
-            best = pts if best is None else max(best, pts)
-        out.append(best)
-        done += 1
+    bids = view.get("bids") or [None] * n
+    first = view.get("first_bidder")
+    out = [0] * n
+    for p in range(n):
+        b = bids[p]
+        if not isinstance(b, int):
+            continue
+        if p + 1 == first and b == 100:
+            continue  # the first bidder must bid (SH-3): 100 shows nothing
+        out[p] = b - SLACK
     return out
 
 
-DEFEND = -45.0  # a rough mean score difference of the defenders' side when the others play it
-MARGIN = 10  # playouts know every card: the bidder's real take is lower
-SURE = 0.6  # the share of sampled deals that must make the bid
+def _auction_worlds(view, seat, rng, jokers):
+    """Deals of the unseen cards in which every other bidder holds what its bids show."""
+    n = view["players"]
+    me = seat - 1
+    mine = sf.mask_of(view["hand"])
+    shown = _shown(view)
+    dealt = None
+    for _try in range(25):
+        dealt = _deal_unknown(rng, n, me, mine, jokers)
+        hands = dealt[0]
+        if all(not shown[p] or _strength(hands[p], jokers) >= shown[p] for p in range(n) if p != me):
+            break
+    return dealt
+
+
+def _take(n, jokers, hands, cols, who, pool, k):
+    """The points ``who``'s side takes as bidder with ``pool`` (hand and widow): put-aside, best of sars."""
+    aside = _aside_candidates(pool, k, jokers)[0]
+    h = list(hands)
+    h[who] = pool & ~aside
+    best = 0
+    side = TEAM[n][who]
+    for sars in (False, True) if not jokers else (False,):
+        fs = _world(
+            n, jokers, list(h), [[list(c) for c in p] for p in cols] if cols else None, who, 0, aside, sars
+        )
+        playout(fs)
+        best = max(best, fs.points[side])
+    return best
 
 
 def choose_bid(view, seat, samples, budget, rng) -> dict:
+    """SH-3: bid the next amount when playing it is worth more than defending what stands.
+
+    Both sides of the comparison are sampled: in each world (the widow and the
+    other hands dealt consistently with the bids heard) the seat's own take as
+    bidder, and the take of the opponent who holds the high bid if the seat
+    passes. R-2: never over the partner.
+    """
     legal = view["legal"]
     bids = [a for a in legal if a["type"] == "bid"]
     can_pass = any(a["type"] == "pass" for a in legal)
@@ -320,17 +353,28 @@ def choose_bid(view, seat, samples, budget, rng) -> dict:
         return {"type": "pass"}
     if not can_pass:
         return bids[0]  # the first bidder must bid (SH-3)
-    points = _bidder_points(view, seat, samples, budget, rng)
     jokers = view["rules"]["jokers"]
-    side = team_of(seat, n)
+    me = seat - 1
+    side = TEAM[n][me]
+    mine = sf.mask_of(view["hand"])
+    k = view["widow_count"] or (6 if jokers else 4)
     amount = bids[0]["amount"]
-    total = 0.0
-    made = 0
-    for p in points:
-        sc = side_scores(side, amount, p, jokers)
-        total += sc[side] - sc[1 - side]
-        made += p >= amount + MARGIN
-    if total / len(points) > DEFEND and made >= SURE * len(points) and amount <= max_bid(jokers):
+    high = view["high_bid"]
+    them = high_bidder - 1 if high_bidder is not None else None
+    bid_total = 0.0
+    pass_total = 0.0
+    done = 0
+    while done < samples and not (done >= MIN_WORLDS and budget.over()):
+        hands, cols, widow = _auction_worlds(view, seat, rng, jokers)
+        mine_take = _take(n, jokers, hands, cols, me, mine | widow, k) - MARGIN
+        sc = side_scores(side, amount, mine_take, jokers)
+        bid_total += sc[side] - sc[1 - side]
+        if them is not None:
+            their_take = _take(n, jokers, hands, cols, them, hands[them] | widow, k) - MARGIN
+            sc = side_scores(1 - side, high, their_take, jokers)
+            pass_total += sc[side] - sc[1 - side]
+        done += 1
+    if amount <= max_bid(jokers) and bid_total > pass_total:
         return bids[0]
     return {"type": "pass"}
 
