@@ -333,15 +333,82 @@ def _known(view, seat):
     return hands, played, voids
 
 
-def _sample(view, seat, rng: Rng):
+def _constraints(view, seat) -> dict:
+    """What each other seat's calls showed, read loosely: seat -> (least HCP, most HCP, {suit: least length}).
+
+    Openings (1NT 15-17, 2NT 20-21, 2C 20+, one of a suit 11+ and four
+    cards, weak twos and preempts), a pass in the opening seat (at most 12),
+    a pass of the partner's opening (at most 8), overcalls (five cards) and
+    any later natural suit bid (four cards). Loose on purpose: the system of
+    a human or another bot is not quite ours.
+    """
+    out = {}
+    opened = False
+    first_call = {}
+    opener_side = None
+    for c in view["calls"]:
+        s, call = c["seat"], c["call"]
+        lo, hi, suits = out.get(s, (0, 37, {}))
+        first = s not in first_call
+        first_call.setdefault(s, call)
+        strain = call[1:] if call[0].isdigit() else None
+        if not opened:
+            if call == "P":
+                hi = min(hi, 12)
+            elif strain is not None:
+                opened = True
+                opener_side = team_of(s, 4)
+                if call == "1NT":
+                    lo, hi = max(lo, 15), min(hi, 17)
+                elif call == "2NT":
+                    lo, hi = max(lo, 20), min(hi, 21)
+                elif call == "2C":
+                    lo = max(lo, 20)
+                elif call[0] == "1":
+                    lo = max(lo, 11)
+                    suits[strain] = max(suits.get(strain, 0), 4 if strain in "SH" else 3)
+                elif strain in SUITS:
+                    hi = min(hi, 11)
+                    suits[strain] = max(suits.get(strain, 0), 5 if call[0] == "2" else 6)
+        elif strain is not None and strain in SUITS and call[0] in "1234":
+            mate_calls = [x["call"] for x in view["calls"] if x["seat"] == partner(s, 4)]
+            last_mate = mate_calls[-1] if mate_calls else None
+            artificial = (call == "2C" and last_mate == "1NT") or (call == "2D" and last_mate == "2C")
+            if not artificial and strain not in [m[1:] for m in mate_calls]:
+                overcall = first and team_of(s, 4) != opener_side
+                suits[strain] = max(suits.get(strain, 0), 5 if overcall else 4)
+                lo = max(lo, 8 if overcall else 6)
+        elif call == "P" and first and team_of(s, 4) == opener_side:
+            hi = min(hi, 8)  # a pass of the partner's opening
+        out[s] = (lo, hi, suits)
+    return out
+
+
+def _fits(hand, shown) -> bool:
+    lo, hi, suits = shown
+    pts = hcp(hand)
+    if pts < lo or pts > hi:
+        return False
+    if suits:
+        ln = lengths(hand)
+        return all(ln[x] >= k for x, k in suits.items())
+    return True
+
+
+def _sample(view, seat, rng: Rng, shown=None):
     hands, played, voids = _known(view, seat)
     counts = list(view["hand_counts"])
     trick = view["trick"]
     for x in trick:  # cards on the table count back into the hands for the solver
         counts[x["seat"] - 1] += 1
+    gone = {s: [] for s in (1, 2, 3, 4)}  # the cards each seat has played this deal
+    for t in [t["cards"] for t in view.get("past_tricks") or []] + [trick]:
+        for x in t:
+            gone[x["seat"]].append(x["card"])
     known = set().union(*hands.values())
     pool = [c for c in DECK52 if c not in known and c not in played]
-    for _ in range(30):
+    shown = shown or {}
+    for attempt in range(300):
         rng.shuffle(pool)
         out = {s: set(h) for s, h in hands.items()}
         rest = list(pool)
@@ -356,6 +423,9 @@ def _sample(view, seat, rng: Rng):
                     keep.append(c)
             if len(take) < need:
                 ok = False
+                break
+            if attempt < 270 and s in shown and not _fits(take + gone[s], shown[s]):
+                ok = False  # the calls say otherwise; the last tries keep only the voids
                 break
             out[s] = set(take)
             rest = keep
@@ -393,8 +463,9 @@ def choose_card(view, seat, samples, budget: Budget, rng: Rng) -> dict:
     trick = view["trick"]
     first = trick[0]["seat"] if trick else view["next_hand"]
     done = 0
+    shown = _constraints(view, seat)
     while done < samples and not (done >= 1 and budget.over()):
-        hands = _sample(view, seat, rng)
+        hands = _sample(view, seat, rng, shown)
         if hands is None:
             break
         deal = Deal(_pbn(hands))

@@ -240,6 +240,8 @@ class _Knowledge:
                 played |= BIT[c]
                 if SUIT_OF[c] != led:
                     voids[s] |= SUIT_MASK[led]
+        for tr in tricks:
+            self._last_hand(tr, voids, n, t)
         seen = played | known[me]
         for m in known:
             seen |= m
@@ -250,6 +252,38 @@ class _Knowledge:
         self.voids = voids
         self.t = t
         self.view = view
+
+    @staticmethod
+    def _last_hand(tr, voids, n, trump):
+        """The last hand of a trick wins it when it can, against the other side (every trick counts).
+
+        So if it let the other side's card stand, it held no card that beat it:
+        no higher card of the suit led, or, void there, no (high enough) trump.
+        These cards join the seat's ``voids`` (the cards it cannot hold).
+        """
+        if len(tr) != n:
+            return
+        side = TEAM[n]
+        led = SUIT_OF[tr[0][1]]
+        best_seat, best = tr[0]
+        for s, c in tr[1 : n - 1]:
+            if (SUIT_OF[c] == SUIT_OF[best] and c < best) or (SUIT_OF[c] == trump and SUIT_OF[best] != trump):
+                best_seat, best = s, c
+        last, card = tr[n - 1]
+        if side[last] == side[best_seat]:
+            return
+        if (SUIT_OF[card] == SUIT_OF[best] and card < best) or (
+            SUIT_OF[card] == trump and SUIT_OF[best] != trump
+        ):
+            return  # it won
+        bs = SUIT_OF[best]
+        if SUIT_OF[card] == led:
+            if bs == led:
+                voids[last] |= SUIT_MASK[led] & ((1 << best) - 1)
+        elif bs == trump:
+            voids[last] |= SUIT_MASK[trump] & ((1 << best) - 1)
+        else:
+            voids[last] |= SUIT_MASK[trump]
 
     def deal(self, rng: Rng) -> list[int]:
         """Hands for every seat (0-based) with the unseen cards dealt at random, voids kept."""
