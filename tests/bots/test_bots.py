@@ -145,3 +145,59 @@ def test_arena_last_line(name, metric):
     arena.run(name, 2, "easy", "auto", seed=3, out=lines.append)
     pattern = rf"arena {name} easy vs auto: deals=2 {metric}=-?\d+\.\d+ ci95=-?\d+\.\d+--?\d+\.\d+ p50_ms=\d+ p95_ms=\d+"
     assert re.fullmatch(pattern, lines[-1]), lines[-1]
+
+
+def test_hokm_last_hand_inference():
+    """C-3 / C-4: a last hand that lets the other side's card stand holds no card that beats it."""
+    from games.bots import hokm as hb
+    from games.engine.cards import CARD_INDEX as IX
+
+    hearts = 1  # trump
+    voids = [0, 0, 0, 0]
+    # seat 1 leads KS and it stands; seat 4 (the other side, last) follows low: no AS
+    hb._Knowledge._last_hand([(0, IX["KS"]), (1, IX["3S"]), (2, IX["2S"]), (3, IX["4S"])], voids, 4, hearts)
+    assert voids[3] & hb.BIT[IX["AS"]]
+    assert not voids[3] & hb.BIT[IX["QS"]]
+    # seat 1 leads QD, seat 4 discards a club: it is out of diamonds and of trumps
+    hb._Knowledge._last_hand([(0, IX["QD"]), (1, IX["5D"]), (2, IX["2D"]), (3, IX["3C"])], voids, 4, hearts)
+    assert voids[3] & hb.SUIT_MASK[hearts] == hb.SUIT_MASK[hearts]
+    # the last hand's partner wins the trick: nothing is read
+    voids = [0, 0, 0, 0]
+    hb._Knowledge._last_hand([(1, IX["3S"]), (2, IX["KS"]), (3, IX["2S"]), (0, IX["4S"])], voids, 4, hearts)
+    assert voids[0] == 0
+    hb._Knowledge._last_hand([(2, IX["3S"]), (3, IX["KS"]), (0, IX["2S"]), (1, IX["4S"])], voids, 4, hearts)
+    assert voids == [0, 0, 0, 0]
+
+
+def test_shelem_bids_read_from_the_auction():
+    """SH-3: the first bidder's forced 100 shows nothing; a free bid shows a hand near its amount."""
+    from games.bots import shelem as sb
+
+    view = {"players": 4, "bids": [None, "pass", 120, 100], "first_bidder": 4}
+    assert sb._shown(view) == [0, 0, 120 - sb.SLACK, 0]
+    view = {"players": 4, "bids": [105, None, None, 100], "first_bidder": 1}
+    assert sb._shown(view) == [105 - sb.SLACK, 0, 0, 100 - sb.SLACK]
+
+
+def test_bridge_samples_respect_the_auction():
+    """B-2: an opponent's 1NT opening (15-17) and a partner's pass of it shape the sampled hands."""
+    from games.bots import bridge as bb
+    from games.bots.rng import Rng
+
+    calls = [{"seat": 1, "call": "1NT"}, {"seat": 2, "call": "P"}, {"seat": 3, "call": "P"}]
+    shown = bb._constraints({"calls": calls}, 4)
+    assert shown[1] == (15, 17, {})
+    assert shown[3] == (0, 8, {})
+    assert shown[2][1] == 37
+    calls = [{"seat": 1, "call": "1H"}, {"seat": 2, "call": "2C"}]
+    shown = bb._constraints({"calls": calls}, 4)
+    assert shown[1][2] == {"H": 4} and shown[1][0] == 11
+    assert shown[2][2] == {"C": 5}
+    game = engine.get("bridge")
+    state, seat = _play_state("bridge", 4)
+    view = game.view(state, seat)
+    others = [s for s in (1, 2, 3, 4) if s != seat and s != view["dummy"]]
+    rng = Rng(3)
+    for _ in range(10):
+        hands = bb._sample(view, seat, rng, {others[0]: (12, 14, {})})
+        assert 12 <= bb.hcp(hands[others[0]]) <= 14
