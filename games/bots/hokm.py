@@ -3,11 +3,15 @@
 Every decision starts from the seat's view only. The cards the seat has not
 seen are dealt at random, consistently with what it saw (its own hand, every
 card played this round, the voids shown by not following suit (C-3), the
-middle card of H4-X1, a run of H4-X3, in hokm2 the first cards it refused in
-the draft); each such deal is played out to the round's end (H4-4) by a
-heuristic policy on ``hokm_fast``; the action with the best average wins.
-The trump (H4-2, H2-3) and the hokm2 draft (H2-4) are decided the same way,
-from the cards still to come.
+cards a last hand showed it lacks by letting the other side's card stand
+(C-4), a hakem long in his trump (H4-2, read loosely), the middle card of
+H4-X1, a run of H4-X3, in hokm2 the first cards it refused in the draft);
+each such deal is played out to the round's end (H4-4) by ``plain_policy``,
+in which every seat plays from what it can see; the action with the best
+average wins. Touching cards are searched once, and a candidate is dropped
+as soon as it is clearly behind on the same worlds, so that close decisions
+get the budget. The trump (H4-2, H2-3, with three times the budget) and the
+hokm2 draft (H2-4) are decided the same way, from the cards still to come.
 """
 
 from __future__ import annotations

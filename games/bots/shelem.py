@@ -4,11 +4,12 @@ Play: ``shelem_fast.from_view`` keeps what the seat saw (its hand, every
 trick, the face-up column cards, voids, the put-aside's points) and
 ``determinize`` deals the rest; each world is played out by a heuristic
 policy and scored by SH-10; the card with the best mean score difference
-wins. The auction (SH-3), the put-aside (SH-4) and sars (SH-5) use the same
-playouts from the deal: the points the hand takes as bidder with the widow
-unknown decide how high to bid; candidate put-asides and the sars choice
-are compared on common sampled worlds. R-2: a bot never bids over its own
-partner.
+wins. The auction (SH-3) compares, on the same sampled worlds (the widow and
+the other hands dealt so that every free bid heard is backed by a hand near
+its amount), the seat's score as bidder at the next amount with its score
+if the standing bid is played by the opponent who holds it; the put-aside
+(SH-4) and sars (SH-5) compare candidates on common sampled worlds. R-2: a
+bot never bids over its own partner.
 """
 
 from __future__ import annotations
