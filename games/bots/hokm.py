@@ -33,6 +33,7 @@ WIN = hf.TRICKS_TO_WIN
 MATE = tuple(partner(i + 1, 4) - 1 for i in range(4))
 OTHER2 = NEXT[2]
 TRUMP_BUDGET = 3.0
+READ_PLAIN = True  # read the opponents' cards as if they played ``plain_policy`` (see ``_plain_reads``)
 HAKEM_TRUMPS = 3  # the least trumps a hakem is dealt in the bot's samples
 
 
@@ -314,6 +315,12 @@ class _Knowledge:
                     voids[s] |= SUIT_MASK[led]
         for tr in tricks:
             self._last_hand(tr, voids, n, t)
+        self.hard_voids = list(voids)
+        rules = view.get("rules") or {}
+        if READ_PLAIN and not (rules.get("early_play") or rules.get("lead_run")):
+            mine_side = TEAM[n][me]
+            for tr in tricks + [self.trick]:
+                self._plain_reads(tr, voids, n, t, mine_side)
         seen = played | known[me]
         for m in known:
             seen |= m
@@ -364,6 +371,38 @@ class _Knowledge:
         else:
             voids[last] |= SUIT_MASK[trump]
 
+    @staticmethod
+    def _plain_reads(tr, voids, n, trump, mine_side):
+        """What the opponents' cards say if they play as ``plain_policy`` models them.
+
+        A leader who led anything but a plain ace held none; a follower whose
+        partner was not winning, and who did not win, held no card that won.
+        """
+        if not tr:
+            return
+        side = TEAM[n]
+        lead_seat, lead = tr[0]
+        plain_aces = ACES & ~SUIT_MASK[trump]
+        if side[lead_seat] != mine_side and not (plain_aces & BIT[lead]):
+            voids[lead_seat] |= plain_aces
+        led = SUIT_OF[lead]
+        best_seat, best = tr[0]
+        for s, c in tr[1:]:
+            beats = (SUIT_OF[c] == SUIT_OF[best] and c < best) or (
+                SUIT_OF[c] == trump and SUIT_OF[best] != trump
+            )
+            if side[s] != mine_side and not (n == 4 and best_seat == MATE[s]) and not beats:
+                bs = SUIT_OF[best]
+                if SUIT_OF[c] == led:
+                    if bs == led:
+                        voids[s] |= SUIT_MASK[led] & ((1 << best) - 1)
+                elif bs == trump:
+                    voids[s] |= SUIT_MASK[trump] & ((1 << best) - 1)
+                else:
+                    voids[s] |= SUIT_MASK[trump]
+            if beats:
+                best_seat, best = s, c
+
     def deal(self, rng: Rng) -> list[int]:
         """Hands for every seat (0-based) with the unseen cards dealt at random, voids kept."""
         order = sorted((p for p in range(self.n) if p != self.me), key=lambda p: -self.voids[p].bit_count())
@@ -375,7 +414,7 @@ class _Knowledge:
             ok = True
             for p in order:
                 need = self.need[p]
-                void = self.voids[p] if attempt < 29 else 0
+                void = self.voids[p] if attempt < 15 else self.hard_voids[p] if attempt < 29 else 0
                 keep = []
                 m = 0
                 for c in rest:
