@@ -201,3 +201,24 @@ def test_bridge_samples_respect_the_auction():
     for _ in range(10):
         hands = bb._sample(view, seat, rng, {others[0]: (12, 14, {})})
         assert 12 <= bb.hcp(hands[others[0]]) <= 14
+
+
+def test_hokm_plain_reads_of_the_opponents():
+    """C-3 / C-4 read as plain play: an opponent's low lead holds no plain ace; a follower who let the other
+    side's card stand had no winner; the partner's cards and a follower whose partner wins are not read."""
+    from games.bots import hokm as hb
+    from games.engine.cards import CARD_INDEX as IX
+
+    hearts = 1
+    voids = [0, 0, 0, 0]
+    mine_side = 0  # seats 1 and 3 (indices 0 and 2)
+    # seat 2 (index 1, an opponent) leads 7D; index 2 (our side) wins with KD; index 3 follows 2D
+    hb._Knowledge._plain_reads([(1, IX["7D"]), (2, IX["KD"]), (3, IX["2D"])], voids, 4, hearts, mine_side)
+    plain_aces = hb.ACES & ~hb.SUIT_MASK[hearts]
+    assert voids[1] & plain_aces == plain_aces and not voids[1] & hb.BIT[IX["AH"]]
+    assert voids[3] & hb.BIT[IX["AD"]] and not voids[3] & hb.BIT[IX["QD"]]
+    assert voids[2] == 0  # our own side is never read
+    voids = [0, 0, 0, 0]
+    # index 3 leads AS (an ace: nothing read), index 0 ours, index 1 follows low while its partner wins
+    hb._Knowledge._plain_reads([(3, IX["AS"]), (0, IX["4S"]), (1, IX["2S"])], voids, 4, hearts, mine_side)
+    assert voids == [0, 0, 0, 0]
