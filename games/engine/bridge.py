@@ -537,6 +537,7 @@ class Bridge(Game):
             "turn": None,  # whose cards are to be played (dummy's seat on dummy's turn)
             "trick": [],
             "last_trick": None,
+            "past_tricks": [],  # the deal's finished tricks, as last_trick (public)
             "tricks_won": [0, 0],
             "dummy_shown": False,
             "honours": [0, 0],  # hidden until scored: it tells about the hands
@@ -623,6 +624,7 @@ class Bridge(Game):
             turn=None,
             trick=[],
             last_trick=None,
+            past_tricks=[],
             tricks_won=[0, 0],
             dummy_shown=False,
             honours=[0, 0],
@@ -683,7 +685,10 @@ class Bridge(Game):
         winner = trick[winning_index(cards, trump)]["seat"]
         won = list(state["tricks_won"])
         won[team_of(winner, PLAYERS)] += 1
-        new.update(trick=[], last_trick={"cards": trick, "winner": winner}, turn=winner, tricks_won=won)
+        last = {"cards": trick, "winner": winner}
+        # every finished trick of the deal stays public (bots read voids from it)
+        past = state.get("past_tricks", []) + [last]
+        new.update(trick=[], last_trick=last, past_tricks=past, turn=winner, tricks_won=won)
         events.append({"type": "trick_won", "seat": winner, "cards": cards, "leader": trick[0]["seat"]})
         if sum(won) == 13:
             self._score(new, events)
@@ -747,6 +752,7 @@ class Bridge(Game):
             "hand_counts": [len(h) for h in hands],
             "trick": list(state["trick"]),
             "last_trick": state["last_trick"],
+            "past_tricks": list(state.get("past_tricks", [])),
             "trump": contract["strain"] if contract and contract["strain"] != "NT" else None,
             "round": state["round"],
             "dealer": state["dealer"] if state["round"] else None,

@@ -97,6 +97,7 @@ class _Hokm(Game):
             "tricks": [0, 0],  # tricks per side, this round
             "won": [[], []],  # cards of the tricks each side took
             "last_trick": None,
+            "past_tricks": [],  # this round's finished tricks, as last_trick (public)
             "score": [0, 0],  # rounds per side (points with kot)
             "last_result": None,
             "winner": None,
@@ -312,6 +313,8 @@ class _Hokm(Game):
         st["trick"] = []
         st["trick_no"] += 1
         st["last_trick"] = {"cards": [{"seat": s, "card": c} for s, c in trick], "winner": winner}
+        # Every earlier trick of the round, face up when played (public; bots read voids from it).
+        st["past_tricks"] = st.get("past_tricks", []) + [st["last_trick"]]
         events.append({"type": "trick_won", "seat": winner, "cards": cards, "tricks": list(tricks)})
         if tricks[team] >= TRICKS_TO_WIN:  # H4-4: the rest is not played
             self._end_round(st, team, events)
@@ -374,6 +377,7 @@ class _Hokm(Game):
         st["tricks"] = [0, 0]
         st["won"] = [[], []]
         st["last_trick"] = None
+        st["past_tricks"] = []
         st["phase"] = "trump"
         st["turn"] = None
         st["leader"] = hakem
@@ -424,6 +428,7 @@ class _Hokm(Game):
                 "target": rules["target"],
             },
             "last_result": dict(state["last_result"]) if state["last_result"] else None,
+            "past_tricks": [_copy_last_trick(t) for t in state.get("past_tricks", [])],
             "result": self.result(state),
             "rules": dict(rules),
         }

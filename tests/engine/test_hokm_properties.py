@@ -67,6 +67,8 @@ def visible(state, seat):
     ok = {c for _, c in state["trick"]}
     if state["last_trick"]:
         ok |= {x["card"] for x in state["last_trick"]["cards"]}
+    for trick in state.get("past_tricks", []):  # every earlier trick of the round was played face up
+        ok |= {x["card"] for x in trick["cards"]}
     if state["game"] == "hokm4":
         if state["middle"]:
             ok.add(state["middle"])  # H4-X1: face up until picked up

@@ -6,6 +6,9 @@ import pathlib
 import pytest
 
 ENGINE = pathlib.Path(__file__).resolve().parents[2] / "games" / "engine"
+BOTS = pathlib.Path(__file__).resolve().parents[2] / "games" / "bots"
+CLOCK_ONLY = {"clock.py": {"time"}}
+"""games/bots/clock.py alone may read the time (a decision's budget)."""
 FORBIDDEN_MODULES = {
     "django",
     "channels",
@@ -38,7 +41,13 @@ def engine_files():
     return files
 
 
-def impurities(path) -> list[str]:
+def bot_files():
+    files = sorted(BOTS.rglob("*.py"))
+    assert files, "the bots package is missing"
+    return files
+
+
+def impurities(path, forbidden=FORBIDDEN_MODULES) -> list[str]:
     """Every forbidden import and call in the file at ``path``."""
     found = []
     tree = ast.parse(pathlib.Path(path).read_text(encoding="utf-8"))
@@ -49,7 +58,7 @@ def impurities(path) -> list[str]:
             names = [node.module or ""] if node.level == 0 else []
         else:
             names = []
-        found += [f"imports {n}" for n in names if n.split(".")[0] in FORBIDDEN_MODULES]
+        found += [f"imports {n}" for n in names if n.split(".")[0] in forbidden]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FORBIDDEN_CALLS:
             found.append(f"calls {node.func.id}()")
     return found
@@ -58,6 +67,12 @@ def impurities(path) -> list[str]:
 @pytest.mark.parametrize("path", engine_files(), ids=lambda p: p.name)
 def test_engine_module_imports_nothing_impure(path):
     assert impurities(path) == []
+
+
+@pytest.mark.parametrize("path", bot_files(), ids=lambda p: p.name)
+def test_bot_module_imports_nothing_impure(path):
+    """games/bots/ is pure too (issue 21): no Django, no I/O, no `random`; only clock.py reads the time."""
+    assert impurities(path, FORBIDDEN_MODULES - CLOCK_ONLY.get(path.name, set())) == []
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,166 @@
+"""Duplicate arena: two bot settings play the same deals with the sides swapped.
+
+    python bench/arena.py GAME --deals N [--a strong] [--b auto] [--seed 1] [--budget-ms MS]
+
+A setting is a bot level (``easy``, ``normal``, ``strong``) or ``auto`` (the
+engine's ``auto_action``, the timeout move). Every deal is played twice: at
+the first table setting A holds the seats of side 0 and B those of side 1, at
+the second the other way round, with the same cards (and, in Hokm, the same
+hakem), so that the luck of the cards cancels. One deal is one round.
+
+The result is A's: the round-win rate (Hokm), the mean points per deal of A
+minus B's points in the same seats (Shelem), or the IMPs per board (Bridge,
+duplicate scoring, nobody vulnerable), with a 95% confidence interval over
+deals, and the median and 95th percentile time of a bot decision (``auto``
+decisions are not timed). The last line is the summary, e.g.
+
+    arena hokm4 strong vs auto: deals=400 rate=0.634 ci95=0.601-0.667 p50_ms=41 p95_ms=180
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import pathlib
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from games import bots, engine  # noqa: E402
+from games.engine import CHANCE  # noqa: E402
+from games.engine.bridge import score_contract  # noqa: E402
+
+SETTINGS = ("auto", *bots.LEVELS)
+METRIC = {"hokm4": "rate", "hokm2": "rate", "shelem4": "points_per_deal", "shelem2": "points_per_deal"}
+IMP_TABLE = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000)
+IMP_TABLE += (2250, 2500, 3000, 3500, 4000)
+
+
+def imps(diff: int) -> int:
+    """The IMP scale of duplicate bridge for a score difference."""
+    sign = 1 if diff >= 0 else -1
+    d = abs(diff)
+    k = 0
+    while k < len(IMP_TABLE) and d >= IMP_TABLE[k]:
+        k += 1
+    return sign * k
+
+
+def duplicate_score(last_result) -> int:
+    """North-South's duplicate score of a bridge deal (not vulnerable: part score 50, game 300)."""
+    if not last_result or last_result.get("passed_out"):
+        return 0
+    c = last_result["contract"]
+    s = score_contract(c["level"], c["strain"], c["doubled"], False, last_result["tricks"])
+    if s.made:
+        total = s.declarer_below + s.declarer_above + (300 if s.declarer_below >= 100 else 50)
+    else:
+        total = -s.defenders_above
+    ns = c["declarer"] in (1, 3)
+    return total if ns else -total
+
+
+def play_table(game, rules, decks, setting_of_side, seed, times):
+    """One round from the given chance decks; returns the final state."""
+    state = game.new_match(rules)
+    started = False
+    steps = 0
+    while True:
+        seats = game.to_act(state)
+        if not seats or game.round_over(state):
+            return state
+        if CHANCE in seats:
+            kind, _cards = game.pending_chance(state)
+            if kind == "deal" and started:
+                return state
+            state, _ = game.apply(state, CHANCE, {"type": kind, "deck": list(decks[kind])})
+            started = started or kind == "deal"
+            continue
+        seat = min(seats)
+        setting = setting_of_side[game.team_of(seat)]
+        if setting == "auto":
+            action = game.auto_action(state, seat)
+        else:
+            view = game.view(state, seat)
+            t0 = time.perf_counter()
+            action = bots.choose(game.name, view, seat, level=setting, seed=seed * 1000 + steps)
+            times.append((time.perf_counter() - t0) * 1000)
+        state, _ = game.apply(state, seat, action)
+        steps += 1
+
+
+def deal_decks(game, rng):
+    decks = {}
+    for kind in ("draw", "deal"):
+        probe = game.new_match(game.validate_rules({}))
+        chance = game.pending_chance(probe)
+        cards = list(chance[1]) if chance else []
+        rng.shuffle(cards)
+        decks[kind] = cards
+    return decks
+
+
+def outcome(game, state, a_side):
+    """A's result at one table: 1/0 round won (Hokm), A's score minus B's (Shelem), NS score (Bridge)."""
+    res = state["last_result"]
+    if game.name.startswith("hokm"):
+        return 1.0 if res["winner"] == a_side else 0.0
+    if game.name.startswith("shelem"):
+        score = res["score"]
+        return float(score[a_side] - score[1 - a_side])
+    return float(duplicate_score(res))
+
+
+def run(name, deals, a, b, seed=1, out=print):
+    game = engine.get(name)
+    rules = game.validate_rules({})
+    rng = random.Random(seed)
+    values = []
+    times: list[float] = []
+    for d in range(deals):
+        decks = deal_decks(game, rng)
+        first = play_table(game, rules, decks, (a, b), seed + 7919 * d, times)
+        second = play_table(game, rules, decks, (b, a), seed + 7919 * d, times)
+        x, y = outcome(game, first, 0), outcome(game, second, 1)
+        if name == "bridge":
+            value = float(imps(int(x - y)))  # A sat North-South at the first table
+        else:
+            value = (x + y) / 2
+        values.append(value)
+        if (d + 1) % max(1, deals // 10) == 0:
+            out(f"  {d + 1}/{deals} deals: mean {statistics.fmean(values):.3f}")
+    mean = statistics.fmean(values)
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(len(values))
+    times.sort()
+    p50 = statistics.median(times) if times else 0.0
+    p95 = times[min(len(times) - 1, int(len(times) * 0.95))] if times else 0.0
+    metric = METRIC.get(name, "imps_per_board")
+    digits = 3 if metric == "rate" else 2
+    line = (
+        f"arena {name} {a} vs {b}: deals={deals} {metric}={mean:.{digits}f} "
+        f"ci95={mean - half:.{digits}f}-{mean + half:.{digits}f} p50_ms={p50:.0f} p95_ms={p95:.0f}"
+    )
+    out(line)
+    return line
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("game", choices=engine.GAMES)
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--a", default="strong", choices=SETTINGS)
+    parser.add_argument("--b", default="auto", choices=SETTINGS)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    run(args.game, args.deals, args.a, args.b, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
