@@ -361,7 +361,10 @@ TABLE = {
     # half heartbeat) notices it: right again within 25 + 10 + 5 = 40 s.
     "PRESENCE_TTL": 25,
     "HEARTBEAT_SECONDS": 10,
-    "BOT_DELAY": float(env_str("BOT_DELAY", "0.9")),  # a bot's human-looking pause, seconds
+    "BOT_DELAY": float(env_str("BOT_DELAY", "0.9")),
+    "BOT_LEVEL": env_str(
+        "BOT_LEVEL", "normal"
+    ),  # a bot seat's level when none was chosen (issue 21)  # a bot's human-looking pause, seconds
     "ROUND_PAUSE": float(env_str("ROUND_PAUSE", "4")),  # C-7: the result shows, then the next deal
     # Multiplies every turn's time (C-8); below 1 only to speed up tests and demos.
     "TURN_SCALE": float(env_str("TURN_SCALE", "1")),

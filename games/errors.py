@@ -31,6 +31,7 @@ MESSAGES = {
     "sign_in": _("Sign in to take a seat."),
     "spectator": _("Spectators cannot do that."),
     "muted": _("A moderator has muted your reactions for now."),
+    "bad_level": _("A bot plays easy, normal or strong."),
     "seated_elsewhere": _("You have a seat at another table. Leave it and sit here?"),
     "playing_elsewhere": _("You are playing a match at another table: finish it or leave it first."),
     "bad_rules": _("Those table rules are not valid."),

@@ -400,7 +400,13 @@ def expire(match_id: int, version: int) -> Outcome | None:
                 _arm_after_commit(match)
                 return None
         elif actor == Move.Actor.BOT:
-            action = bot_action(match.game, match.state, seat)
+            player = match.player_at(seat) or {}
+            level = player.get("level") or settings.TABLE["BOT_LEVEL"]
+            # The bot sees only its seat's view; it thinks here, on a worker
+            # thread or a Celery worker, never on the event loop (issue 21).
+            action = bot_action(
+                match.game, match.state, seat, level=level, seed=match.pk * 7919 + match.version
+            )
         else:
             action = game.auto_action(match.state, seat)
         state, events = game.apply(match.state, seat, action)

@@ -334,7 +334,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def on_bot(self, frame):
         self._need_user()
-        await self._run(self._room_action, room_service.set_bot, frame.seat, frame.bot)
+        await self._run(self._room_action, room_service.set_bot, frame.seat, frame.bot, frame.level)
 
     async def on_start(self, frame):
         self._need_user()

@@ -55,6 +55,12 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
     )
     is_bot = models.BooleanField(default=False)
+    bot_level = models.CharField(
+        max_length=8,
+        choices=[("easy", _("easy")), ("normal", _("normal")), ("strong", _("strong"))],
+        default="normal",
+        help_text=_("How hard a bot in this seat plays (issue 21)."),
+    )
     ready = models.BooleanField(default=False)
     rematch = models.BooleanField(default=False, help_text=_("Agreed to play again (R-3)."))
 

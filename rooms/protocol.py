@@ -159,6 +159,7 @@ class Bot(_Shape):
     type: Literal["bot"]
     seat: Seat
     bot: StrictBool = True
+    level: Literal["easy", "normal", "strong"] = "normal"
     ref: Ref = None
 
 

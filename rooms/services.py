@@ -156,8 +156,14 @@ def _locked_as_creator(room_id: int, user) -> Room:
     return room
 
 
-def set_bot(room: Room, user, number: int, bot: bool = True) -> None:
-    """R-1: the creator may give an empty seat to a bot (or take it back)."""
+BOT_LEVELS = ("easy", "normal", "strong")
+"""Issue 21: a bot seat's difficulty (games.bots.LEVELS: time budget and sampling width)."""
+
+
+def set_bot(room: Room, user, number: int, bot: bool = True, level: str = "normal") -> None:
+    """R-1: the creator may give an empty seat to a bot (or take it back), at a level."""
+    if level not in BOT_LEVELS:
+        raise PlayError("bad_level")
     with transaction.atomic():
         room = _locked_as_creator(room.pk, user)
         seat = Seat.objects.filter(room=room, number=number).first()
@@ -167,7 +173,7 @@ def set_bot(room: Room, user, number: int, bot: bool = True) -> None:
             raise PlayError("seat_taken")
         if not bot and not seat.is_bot:
             raise PlayError("bad_seat")
-        seat.is_bot, seat.ready = bot, bot
+        seat.is_bot, seat.ready, seat.bot_level = bot, bot, level
         seat.save()
         _changed(room)
 
@@ -191,6 +197,7 @@ def _begin(room: Room, seats: list[Seat]) -> Match:
             "user_id": s.user_id,
             "username": s.user.username if s.user_id else None,
             "bot": s.is_bot,
+            **({"level": s.bot_level} if s.is_bot else {}),
         }
         for s in seats
     ]

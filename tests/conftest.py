@@ -65,3 +65,10 @@ def _no_fair_deal_wait(settings):
     """F-4: no browser sends values in most tests, so every human seat's value
     is its substitute at once; the fair deal's own tests set a wait."""
     settings.FAIR_WAIT_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def _quick_bots(settings):
+    """Bots think at the easy level unless a test chooses one (issue 21: the
+    search's time budget would slow every practice match of the suite)."""
+    settings.TABLE = {**settings.TABLE, "BOT_LEVEL": "easy"}

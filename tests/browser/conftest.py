@@ -98,6 +98,7 @@ def site(tmp_path_factory):
         "CACHE_PREFIX": "browser",
         "DEADLINES": "inprocess",
         "BOT_DELAY": "0.2",
+        "BOT_LEVEL": "easy",
         "ROUND_PAUSE": "1",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_SETTINGS_MODULE": "config.settings",

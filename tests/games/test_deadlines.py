@@ -74,6 +74,7 @@ class Worker:
             "DEADLINES": "celery",
             "TURN_SCALE": str(SCALE),
             "BOT_DELAY": "0.05",
+            "BOT_LEVEL": "easy",
             "ROUND_PAUSE": "0.2",
             "FAIR_WAIT_SECONDS": "0",
             "SWEEP_SECONDS": "1",
