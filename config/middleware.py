@@ -37,10 +37,13 @@ CSP = {
 CSP_INLINE_STYLE_PREFIXES = ("/admin/", "/api/docs/")
 
 
-def policy(path: str) -> str:
+def policy(path: str, same_origin_frames: bool = False) -> str:
     directives = dict(CSP)
     if path.startswith(CSP_INLINE_STYLE_PREFIXES):
         directives["style-src"] = "'self' 'unsafe-inline'"
+    if same_origin_frames:
+        # A page our own pages show in a frame (the rules panel over the table, R-8).
+        directives["frame-ancestors"] = "'self'"
     return "; ".join(f"{name} {value}" for name, value in directives.items())
 
 
@@ -75,5 +78,8 @@ class ContentSecurityPolicyMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         if "Content-Security-Policy" not in response:
-            response["Content-Security-Policy"] = policy(request.path)
+            framed = getattr(response, "xframe_options_sameorigin", False) or (
+                response.get("X-Frame-Options", "").upper() == "SAMEORIGIN"
+            )
+            response["Content-Security-Policy"] = policy(request.path, same_origin_frames=framed)
         return response

@@ -72,3 +72,17 @@ def _quick_bots(settings):
     """Bots think at the easy level unless a test chooses one (issue 21: the
     search's time budget would slow every practice match of the suite)."""
     settings.TABLE = {**settings.TABLE, "BOT_LEVEL": "easy"}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One Chromium for the whole run (Playwright's sync API allows one at a time in a thread)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield chromium
+        chromium.close()

@@ -153,19 +153,6 @@ def site(tmp_path_factory):
             pass
 
 
-@pytest.fixture(scope="session")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield chromium
-        chromium.close()
-
-
 def unique(name: str) -> str:
     """A username (3–20 letters, digits, underscores) unique to this run."""
     return f"{name}_{uuid.uuid4().hex[:5]}"

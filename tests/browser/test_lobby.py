@@ -31,11 +31,14 @@ def test_lobby_lists_rooms_and_joins_by_link(people):
     page.locator("[data-testid=unbot-seat-4]").click()
     page.locator("[data-testid=seat-4] .avatar-empty").wait_for()
 
-    # the rules open with a way back to this very table.
+    # the rules open in place over this very table (the link still names the way
+    # back, for a page opened on its own), and close back to it.
     rules = page.locator("[data-testid=rules-link]")
     assert f"back=/rooms/{code}/" in rules.get_attribute("href")
     rules.click()
-    page.locator("[data-testid=back-to-table]").click()
+    page.locator("[data-testid=rules-panel]").wait_for()
+    page.locator("[data-testid=rules-back]").click()
+    page.locator("[data-testid=rules-panel]").wait_for(state="hidden")
     page.wait_for_url(ROOM_URL)
     page.locator("[data-testid=wait-panel]").wait_for()
 

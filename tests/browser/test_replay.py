@@ -42,7 +42,7 @@ a = User.objects.get(username=first)
 room = rooms.create_room(a, name, json.loads(rules))
 for number, other in enumerate(others, start=2):
     guest = User.objects.filter(username=other).first() or User.objects.create_user(other, password="x-" + other)
-    rooms.sit(room, guest, number); rooms.set_ready(room, guest, True)
+    rooms.sit(room, guest, number, move=True); rooms.set_ready(room, guest, True)
 match = rooms.start(room, a)
 game = engine.get(name)
 for _ in range(5000):
@@ -74,6 +74,7 @@ def record_match(game: str, rules: dict, *usernames: str) -> dict:
         "CACHE_PREFIX": "browser",
         "DEADLINES": "inprocess",
         "ROUND_PAUSE": "0",
+        "FAIR_WAIT_SECONDS": "0",  # nobody's browser sends values here: substitutes at once (F-4)
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
     argv = ["x", game, json.dumps(rules), *usernames]

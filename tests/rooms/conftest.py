@@ -131,7 +131,7 @@ async def connect():
 def make_room(creator, guests, game="hokm4", rules=None, ready=True, bots=()):
     room = room_service.create_room(creator, game, rules or {})
     for number, guest in enumerate(guests, start=2):
-        room_service.sit(room, guest, number)
+        room_service.sit(room, guest, number, move=True)  # from any earlier test table
         if ready:
             room_service.set_ready(room, guest, True)
     for number in bots:

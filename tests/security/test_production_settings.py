@@ -14,7 +14,16 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-STRIP = {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "SITE_HTTPS", "DJANGO_SETTINGS_MODULE"}
+# (DJANGO_ALLOW_ASYNC_UNSAFE: a test harness may set it; a deployment never does.)
+STRIP = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "DEBUG",
+    "SECRET_KEY",
+    "SITE_HTTPS",
+    "DJANGO_SETTINGS_MODULE",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+}
 PRODUCTION = {
     "DATABASE_URL": "postgres://u:p@127.0.0.1:5432/x",
     "REDIS_URL": "redis://127.0.0.1:6379/3",
