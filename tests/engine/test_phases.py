@@ -1,13 +1,13 @@
 """Issue 12: docs/engine.md names exactly the phases the engines use."""
 
-import random
 import re
 from pathlib import Path
 
 import pytest
 
 from games import engine
-from games.engine import CHANCE
+
+from . import walk
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text()
 
@@ -25,30 +25,14 @@ def documented() -> dict[str, set[str]]:
 
 
 def seen_phases(name: str, matches: int = 3) -> set[str]:
-    game = engine.get(name)
     seen = set()
     for seed in range(matches):
-        rng = random.Random(seed)
         rules = {"jokers": True} if name.startswith("shelem") and seed == 1 else {}
         if name.startswith("hokm"):
             rules = {"target": 3}
         if name.startswith("shelem"):
             rules = {**rules, "cap": 300}
-        state = game.new_match(rules)
-        for _ in range(4000):
-            seen.add(state["phase"])
-            if game.result(state) is not None:
-                break
-            to_act = game.to_act(state)
-            if CHANCE in to_act:
-                kind, cards = game.pending_chance(state)
-                deck = list(cards)
-                rng.shuffle(deck)
-                state, _ = game.apply(state, CHANCE, {"type": kind, "deck": deck})
-            else:
-                seat = min(to_act)
-                state, _ = game.apply(state, seat, game.auto_action(state, seat))
-        seen.add(state["phase"])
+        seen |= {state["phase"] for state in walk.states(name, rules, seed)}
     return seen
 
 

@@ -8,12 +8,11 @@ rules that add keys on: early play, runs, jokers), for every seat and the
 public view, at every step.
 """
 
-import random
-
 import pytest
 
 from games import engine, frames
-from games.engine import CHANCE
+
+from . import walk
 
 COMMON = {
     "game",
@@ -132,22 +131,9 @@ def seen_keys(name: str) -> set[str]:
     game = engine.get(name)
     keys = set()
     for seed, rules in enumerate(RULES[name]):
-        rng = random.Random(seed)
-        state = game.new_match(rules)
-        for _ in range(2500):
+        for state in walk.states(name, rules, seed, limit=2500):
             for seat in [None, *range(1, game.players + 1)]:
                 keys |= set(game.view(state, seat))
-            if game.result(state) is not None:
-                break
-            to_act = game.to_act(state)
-            if CHANCE in to_act:
-                kind, cards = game.pending_chance(state)
-                deck = list(cards)
-                rng.shuffle(deck)
-                state, _ = game.apply(state, CHANCE, {"type": kind, "deck": deck})
-            else:
-                seat = min(to_act)
-                state, _ = game.apply(state, seat, game.auto_action(state, seat))
     return keys
 
 
