@@ -74,15 +74,27 @@ def _quick_bots(settings):
     settings.TABLE = {**settings.TABLE, "BOT_LEVEL": "easy"}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """One Chromium for the whole run (Playwright's sync API allows one at a time in a thread)."""
+    """Chromium for one test module. Playwright's sync API keeps an event loop
+    running in this thread while it is open, so it is opened per module (a
+    module's fixtures are closed before another module's tests run): the
+    other tests never see that loop, and two are never open at once. Meanwhile
+    Django's ORM calls of the module's own tests are allowed in this thread."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(
-            executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield chromium
-        chromium.close()
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            chromium = p.chromium.launch(
+                executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
