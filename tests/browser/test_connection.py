@@ -18,6 +18,11 @@ def test_a_dropped_connection_shows_a_banner_and_recovers(people):
     page.locator("[data-testid=practice-hokm4]").click()
     page.wait_for_url(ROOM_URL)
     page.locator("[data-testid=hand] .card").first.wait_for(timeout=20000)
+    # The bots play on their own: wait until the table waits for Omid (his
+    # trump choice or a card of his), so nothing can be played while he is away.
+    page.locator("[data-testid=hand] button.card.legal, [data-testid=trump-panel] .suit-btn").first.wait_for(
+        timeout=20000
+    )
     banner = page.locator("[data-testid=conn-banner]")
     assert banner.is_hidden()
 
