@@ -70,6 +70,7 @@ def room_snapshot(room: Room) -> dict:
                 "user": s.user.username if s.user_id else None,
                 "user_id": s.user_id,
                 "bot": s.is_bot,
+                "level": s.bot_level if s.is_bot else None,
                 "ready": s.ready or s.user_id == room.creator_id,
                 "rematch": s.rematch or s.is_bot,
                 "presence": "connected" if s.is_bot else live["seats"].get(s.number, presence.DISCONNECTED),

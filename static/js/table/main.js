@@ -58,6 +58,7 @@ class App {
     this.reactionsHidden = this.cfg.hideReactions;
     this.reactUntil = 0;
     this.earlyMode = false;
+    this.botLevels = {}; // issue 21: by empty seat, the level its bot will have (default normal)
     setSoundEnabled(this.cfg.sounds);
     this.renderer = new Renderer(this);
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";

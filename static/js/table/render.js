@@ -12,6 +12,19 @@ import { layoutFan } from "./fan.js";
 import { callText, compassName, contractText, family, sideText } from "./games.js";
 
 const POSITIONS = ["top", "left", "right", "bottom"];
+const BOT_LEVELS = ["easy", "normal", "strong"];
+
+/** Issue 21: a bot's level, as the table names it. */
+function botLevelName(level) {
+  return { easy: gettext("Easy bot"), normal: gettext("Normal bot"), strong: gettext("Strong bot") }[level] || level;
+}
+
+/** A small picker of the three bot levels; ``onpick(level)`` on change. */
+function botLevelPicker(current, testid, onpick) {
+  return h("select.level-picker", { "data-testid": testid, "aria-label": gettext("Bot level"),
+    onchange: (e) => onpick(e.target.value) },
+  BOT_LEVELS.map((level) => h("option", { value: level, selected: level === current ? "selected" : null }, botLevelName(level))));
+}
 
 function reactionName(key) {
   return {
@@ -420,6 +433,9 @@ export class Renderer {
       if (fam === "bridge" && view.dummy === n) tags.push(h("span.tag", null, gettext("Dummy")));
     }
     if (app.game === "bridge") tags.unshift(h("span.tag.tag-compass", null, compassName(n)));
+    if (seat.bot && seat.level && !(app.mode === "waiting" && app.isCreator)) {
+      tags.push(h("span.tag.tag-level", { "data-testid": `bot-level-tag-${n}` }, botLevelName(seat.level)));
+    }
     if (app.mode === "waiting" && !empty) {
       if (app.room && seat.user === app.room.creator) tags.push(h("span.tag", null, gettext("Host")));
       else if (seat.ready) tags.push(h("span.tag.tag-ready", { "data-testid": `ready-${n}` }, icon("check"), gettext("Ready")));
@@ -442,14 +458,19 @@ export class Renderer {
           onclick: () => app.sit(n) }, gettext("Take this seat")));
       }
       if (app.isCreator) {
+        // Issue 21: the bot's level is chosen when it is added (and can be changed below).
         actions.push(h("button.btn.btn-ghost.btn-small", { type: "button", "data-testid": `bot-seat-${n}`,
-          onclick: () => app.send({ type: "bot", seat: n, bot: true }) }, icon("bot"), gettext("Fill with a bot")));
+          onclick: () => app.send({ type: "bot", seat: n, bot: true, level: app.botLevels[n] || "normal" }) },
+        icon("bot"), gettext("Fill with a bot")),
+        botLevelPicker(app.botLevels[n] || "normal", `bot-level-${n}`, (level) => { app.botLevels[n] = level; }));
       }
       if (!app.cfg.authenticated) {
         actions.push(h("a.btn.btn-ghost.btn-small", { href: app.cfg.loginUrl }, gettext("Sign in to sit")));
       }
     }
     if (app.mode === "waiting" && seat.bot && app.isCreator) {
+      actions.push(botLevelPicker(seat.level || "normal", `bot-level-${n}`,
+        (level) => app.send({ type: "bot", seat: n, bot: true, level })));
       actions.push(h("button.btn.btn-ghost.btn-small", { type: "button", "data-testid": `unbot-seat-${n}`,
         onclick: () => app.send({ type: "bot", seat: n, bot: false }) }, gettext("Remove the bot")));
     }
