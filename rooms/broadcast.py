@@ -194,9 +194,10 @@ def room_changed(room_id: int) -> None:
         _send([_room_message(room)])
 
 
-def presence_changed(room: Room, force: bool = False) -> None:
-    """Broadcast the room again when anyone's presence or the spectator count changed."""
-    snapshot = room_snapshot(room)
+def presence_changed(room: Room, force: bool = False, snapshot: dict | None = None) -> None:
+    """Broadcast the room again when anyone's presence or the spectator count
+    changed (``snapshot``: the room's, when the caller has just built it)."""
+    snapshot = room_snapshot(room) if snapshot is None else snapshot
     signature = json.dumps([[s["presence"] for s in snapshot["seats"]], snapshot["spectators"]])
     key = f"presence-sent:{room.pk}"
     if force or cache.get(key) != signature:
