@@ -174,6 +174,7 @@ class App {
         this.onState(frame);
         break;
       case "reaction":
+        this.reactionsHeard = (this.reactionsHeard || 0) + 1; // shown or not (tests wait on it)
         if (!this.reactionsHidden) this.renderer.popReaction(frame.seat, frame.reaction);
         break;
       case "confirm_leave":
