@@ -89,7 +89,7 @@ def test_issue_21_the_bot_lag_bench_runs_bots_beside_people_and_keeps_its_line(s
             "--think",
             "0.1-0.3",
             "--duration",
-            "8",
+            "5",
             "--database-url",
             url,
             "--redis-url",
