@@ -48,7 +48,8 @@ def choose(view: dict) -> dict | None:
         # 1NT, doubled, redoubled: seven tricks make a game (B-5), so a rubber is short.
         calls = {a["call"] for a in legal}
         made = [c for c in view.get("calls") or [] if c["call"] != "P"]
-        if not made and "1NT" in calls:
+        points = sum({"A": 4, "K": 3, "Q": 2, "J": 1}.get(c[0], 0) for c in view["hand"])
+        if not made and "1NT" in calls and points >= 13:
             return {"type": "call", "call": "1NT"}
         for want in ("XX", "X"):
             if want in calls:

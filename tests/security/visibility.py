@@ -218,11 +218,13 @@ class History:
         return cards_of({k: x for k, x in self.states[v].items() if k != "rules"})
 
 
-def frame_leaks(history: History, seat: int | None, frame: dict, fallback_v: int | None) -> set[str]:
-    """Cards in ``frame`` that ``seat`` could not see at any version it reports.
-    A frame without a version (room, pong, ack ...) is held to the version
-    the connection last saw."""
-    cards = cards_of(frame)
+def frame_leaks(
+    history: History, seat: int | None, frame: dict, fallback_v: int | None, text: str | None = None
+) -> set[str]:
+    """Cards in ``frame`` (sent as ``text``) that ``seat`` could not see at any
+    version it reports. A frame without a version (room, pong, ack ...) is
+    held to the version the connection last saw."""
+    cards = cards_in_text(text) if text is not None else cards_of(frame)
     if not cards:
         return set()
     v = frame.get("v")
