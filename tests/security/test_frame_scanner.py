@@ -339,18 +339,30 @@ async def test_an_abandoned_match_shows_the_later_sitter_nothing_hidden(make_use
     assert counts["frames"] > 20
 
 
-async def test_a_planted_leak_is_caught_by_the_scanner(make_user, settings, monkeypatch):
-    """The same recorder with one hidden card slipped into the public frames
-    (inside a longer string, where a reader of the view's keys would not look):
-    the scanner names that card for every viewer of the public view, and for
-    nobody else."""
+PLANTS = {
+    # where the card is slipped in -> (whose frames carry it, who must be reported)
+    "public": (
+        None,
+        {"spectator (pspect)", "anonymous (anonymous)", "later sitter (plater)", "other room (pother)"},
+    ),
+    "seat 1": (1, {"seat 1 (p1)"}),
+}
+
+
+@pytest.mark.parametrize("where", PLANTS)
+async def test_a_planted_leak_is_caught_by_the_scanner(where, make_user, monkeypatch):
+    """The same recorder with one hidden card of seat 2's hand slipped into
+    the public frames, or into seat 1's own frames, inside a longer string
+    (an event's text, where a reader of the view's keys would not look): the
+    scanner names that card for exactly the viewers of those frames."""
     real = frames.state_frame
+    target, expected = PLANTS[where]
     planted: set[str] = set()
 
     def leaky(match, game, seat, *args, **kwargs):
         frame = real(match, game, seat, *args, **kwargs)
         hand = match.state["hands"][1]
-        if seat is None and match.state["phase"] == "play" and hand:
+        if seat == target and match.state["phase"] == "play" and hand:
             planted.add(hand[-1])
             frame["events"] = [*frame["events"], {"type": "note", "text": f"seat 2 keeps {hand[-1]}"}]
         return frame
@@ -365,11 +377,5 @@ async def test_a_planted_leak_is_caught_by_the_scanner(make_user, settings, monk
     history = await sync_to_async(history_of)(match_id)
     leaks, _ = scan(history, match, viewers)
     assert planted
-    caught = {line.split(":")[0] for line in leaks}
-    assert caught == {
-        "spectator (pspect)",
-        "anonymous (anonymous)",
-        "later sitter (plater)",
-        "other room (pother)",
-    }, leaks
+    assert {line.split(":")[0] for line in leaks} == expected, leaks
     assert any(card in line for line in leaks for card in planted)
