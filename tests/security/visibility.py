@@ -62,6 +62,8 @@ def public_places(name: str, state: dict) -> dict[str, set[str]]:
         places["played"] = cards_of([state.get("last_trick"), state.get("past_tricks"), state.get("won")])
         if state.get("middle"):
             places["middle"] = {state["middle"]}
+        if state.get("run"):  # H4-X3: a run is put down together, face up; led one per trick
+            places["run"] = cards_of(state["run"].get("cards"))
     elif family == "shelem":
         places["played"] = cards_of(state.get("tricks"))
         if name == "shelem2" and state.get("columns_up"):
@@ -91,6 +93,9 @@ def column_tops(state: dict) -> set[str]:
 def own_places(name: str, state: dict, seat: int) -> dict[str, set[str]]:
     """What seat ``seat`` alone sees (or knows) in ``state``."""
     places = {"hand": set(state["hands"][seat - 1])}
+    early = state.get("early") or []
+    if len(early) >= seat and early[seat - 1]:
+        places["early card"] = {early[seat - 1]}  # H4-X2: laid face down, his own
     if name == "hokm2":
         pairs = state.get("pairs") or [[], []]
         if state["phase"] == "draft" and pairs[seat - 1]:
@@ -107,6 +112,8 @@ def hidden_places(name: str, state: dict) -> dict[str, dict]:
     """The face-down places, each ``{owner seat or None: cards}`` (None: nobody's)."""
     n = engine.get(name).players
     places: dict[str, dict] = {"hand": {s: set(state["hands"][s - 1]) for s in range(1, n + 1)}}
+    if state.get("early"):  # H4-X2: face-down early cards
+        places["early"] = {s: {c} for s, c in enumerate(state["early"], start=1) if c}
     if "hidden" in state:  # hokm: cards dealt but not yet seen (H4-2)
         places["undealt"] = {None: cards_of(state["hidden"])}
     if name == "hokm2":
