@@ -285,22 +285,30 @@ function callPanel(r, view, legal) {
 }
 
 function extrasPanel(r, legal) {
+  // H4-X2 early play (lay a card face down before one's turn, take it back) and H4-X3 runs.
   const { app } = r;
   const parts = [];
   if (legal.some((a) => a.type === "early")) {
     parts.push(h("button.btn.btn-ghost.btn-small", { type: "button", "aria-pressed": app.earlyMode ? "true" : "false",
-      onclick: () => { app.earlyMode = !app.earlyMode; app.render(); } },
+      "data-testid": "early-mode", onclick: () => { app.earlyMode = !app.earlyMode; app.render(); } },
     app.earlyMode ? gettext("Cancel early play") : gettext("Lay a card early")));
+    if (app.earlyMode) parts.push(h("p.muted.extras-hint", null, gettext("Choose the card to lay face down.")));
   }
   if (legal.some((a) => a.type === "take_back")) {
-    parts.push(h("button.btn.btn-ghost.btn-small", { type: "button", onclick: () => app.act({ type: "take_back" }) },
-      gettext("Take back")));
+    const view = app.liveFrame.view;
+    if (view.my_early) {
+      parts.push(h("p.extras-hint", null, fmt(gettext("Your %(card)s lies face down; it is played when your turn comes."),
+        { card: r.cardText(view.my_early) })));
+    }
+    parts.push(h("button.btn.btn-ghost.btn-small", { type: "button", "data-testid": "take-back",
+      onclick: () => app.act({ type: "take_back" }) }, gettext("Take back")));
   }
-  for (const run of legal.filter((a) => a.type === "run")) {
-    parts.push(h("button.btn.btn-small", { type: "button", onclick: () => app.act({ type: "run", cards: run.cards }) },
-      fmt(gettext("Lead the run %(cards)s"), { cards: run.cards.map((c) => r.cardText(c)).join(" ") })));
-  }
-  return h("div.panel-card.panel-extras", null, parts);
+  legal.filter((a) => a.type === "run").forEach((run, i) => {
+    parts.push(h("button.btn.btn-small", { type: "button", "data-testid": `run-${i}`, "data-cards": run.cards.join(" "),
+      onclick: () => app.act({ type: "run", cards: run.cards }) },
+    fmt(gettext("Lead the run %(cards)s"), { cards: run.cards.map((c) => r.cardText(c)).join(" ") })));
+  });
+  return h("div.panel-card.panel-extras", { "data-testid": "extras-panel" }, parts);
 }
 
 // --- results ------------------------------------------------------------------------
