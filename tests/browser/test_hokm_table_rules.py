@@ -110,7 +110,9 @@ def test_h4_x1_the_middle_card_lies_face_up_for_all_until_the_partner_picks_it_u
         if n == early_seat:
             # He sees his own card, face up and marked, and may take it back.
             assert p.page.locator(f"{mark} .card.face").get_attribute("data-card") == chosen
-            p.page.locator("[data-testid=take-back]").wait_for()
+            p.page.locator("[data-testid=take-back-card]").wait_for()  # his card is the button
+            if p.page.viewport_size["width"] > 480:
+                p.page.locator("[data-testid=take-back]").wait_for()  # and, on a wide screen, the panel's
         else:
             # The others see only its back: the card is in none of their views.
             assert p.page.locator(f"{mark} .card.back").count() == 1
@@ -120,7 +122,7 @@ def test_h4_x1_the_middle_card_lies_face_up_for_all_until_the_partner_picks_it_u
         p.shot(f"hokm-x2-early-{'own' if n == early_seat else 'seen'}-{p.lang}-{kinds[n]}")
 
     # Taken back: the card is in his hand again and nothing lies in front of him.
-    early.page.locator("[data-testid=take-back]").click()
+    early.page.locator("[data-testid=take-back-card]").click()
     for p in players:
         wait_until(lambda p=p: p.page.locator(mark).count() == 0, message="taken back")
     early.page.locator(f"[data-testid=hand] .card[data-card='{chosen}']").wait_for()
@@ -138,3 +140,15 @@ def test_h4_x1_the_middle_card_lies_face_up_for_all_until_the_partner_picks_it_u
     wait_until(lambda: early.page.locator("[data-testid=early-wait]").count() == 1, message="the wait")
     assert early.page.locator("[data-testid=early-mode]").count() == 0
     early.shot(f"hokm-x2-wait-{early.lang}-{kinds[early_seat]}")
+
+    # H4-X3, how a run's cards still to lead look to everyone (the view's "run", rendered
+    # from this page's own last frame with a run added: the deal here is not ours to choose).
+    show_run = """(run) => { const a = window.takhteh.app; const f = JSON.parse(JSON.stringify(a.frame));
+        f.full = true; f.events = []; f.view.run = run; a.onFrame(f); }"""
+    for n in (1, 4):
+        p = seat_page(players, n)
+        p.page.evaluate(show_run, {"seat": hakem, "cards": ["KH", "QH"]})
+        strip = p.page.locator("[data-testid=run-left]")
+        strip.wait_for()
+        assert [c.get_attribute("data-card") for c in strip.locator(".card").all()] == ["KH", "QH"]
+        p.shot(f"hokm-x3-run-left-{p.lang}-{kinds[n]}")

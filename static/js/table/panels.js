@@ -308,7 +308,9 @@ function extrasPanel(r, legal) {
       onclick: () => app.act({ type: "run", cards: run.cards }) },
     fmt(gettext("Lead the run %(cards)s"), { cards: run.cards.map((c) => r.cardText(c)).join(" ") })));
   });
-  return h("div.panel-card.panel-extras", { "data-testid": "extras-panel" }, parts);
+  // Only "take back" (a phone hides it: his card laid early is the button then, in front of him).
+  const onlyBack = legal.every((a) => a.type === "take_back" || a.type === "pick_up");
+  return h("div.panel-card.panel-extras", { class: onlyBack ? "only-take-back" : "", "data-testid": "extras-panel" }, parts);
 }
 
 // --- results ------------------------------------------------------------------------

@@ -617,7 +617,8 @@ export class Renderer {
     // H4-X2: the seats with a card laid face down (everyone sees its back; its owner sees it).
     const early = view && view.early ? view.early : [];
     const mine = view ? view.my_early || null : null;
-    const key = JSON.stringify([trick, this.positions, [...app.cutCards], [...app.autoCards], early, mine]);
+    const key = JSON.stringify([trick, this.positions, [...app.cutCards], [...app.autoCards], early, mine,
+      app.legalOf("take_back").length]);
     if (key === this.trickKey) return; // a card sliding in keeps sliding
     this.trickKey = key;
     const seen = {};
@@ -632,9 +633,20 @@ export class Renderer {
       const own = seat === view.viewer && mine;
       const label = own ? fmt(gettext("You laid %(card)s early"), { card: cardLabel(mine) })
         : fmt(gettext("%(name)s laid a card early"), { name: isolate(app.name(seat)) });
+      let face = cardBack();
+      if (own) {
+        // His own card, face up and marked; a tap takes it back while that is allowed.
+        const back = app.legalOf("take_back").length > 0;
+        face = cardFace(mine, { button: back, label: back ? `${label}. ${gettext("Take back")}` : label });
+        if (back) {
+          face.dataset.testid = "take-back-card";
+          face.addEventListener("click", () => app.act({ type: "take_back" }));
+        }
+      }
       els.push(h("div.tc.early-laid", { class: `pos-${this.posOf(seat)}${own ? " mine" : ""}`,
-        "data-testid": `early-${seat}`, "data-seat": seat, title: label, "aria-label": label, role: "img" },
-      own ? cardFace(mine) : cardBack(), h("span.early-label", { "aria-hidden": "true" }, gettext("Early"))));
+        "data-testid": `early-${seat}`, "data-seat": seat, title: label, "aria-label": own ? null : label,
+        role: own ? null : "img" },
+      face, h("span.early-label", { "aria-hidden": "true" }, gettext("Early"))));
     });
     fill(this.el.trick, els);
   }
