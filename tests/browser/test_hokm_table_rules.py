@@ -110,9 +110,7 @@ def test_h4_x1_the_middle_card_lies_face_up_for_all_until_the_partner_picks_it_u
         if n == early_seat:
             # He sees his own card, face up and marked, and may take it back.
             assert p.page.locator(f"{mark} .card.face").get_attribute("data-card") == chosen
-            p.page.locator("[data-testid=take-back-card]").wait_for()  # his card is the button
-            if p.page.viewport_size["width"] > 480:
-                p.page.locator("[data-testid=take-back]").wait_for()  # and, on a wide screen, the panel's
+            p.page.locator("[data-testid=take-back-card]").wait_for()  # his card is the take-back button
         else:
             # The others see only its back: the card is in none of their views.
             assert p.page.locator(f"{mark} .card.back").count() == 1
@@ -152,3 +150,19 @@ def test_h4_x1_the_middle_card_lies_face_up_for_all_until_the_partner_picks_it_u
         strip.wait_for()
         assert [c.get_attribute("data-card") for c in strip.locator(".card").all()] == ["KH", "QH"]
         p.shot(f"hokm-x3-run-left-{p.lang}-{kinds[n]}")
+
+    # H4-X3, choosing a run: the leader's panel offers each legal run and sends the one he picks
+    # (a frame of this page with a run added to its legal actions; this room has no runs, so the
+    # server refuses it with a clear error and nothing changes).
+    offer_run = """(run) => { const a = window.takhteh.app; const f = JSON.parse(JSON.stringify(a.frame));
+        f.full = true; f.events = []; f.view.run = null; f.view.legal = [...f.view.legal, run]; a.onFrame(f); }"""
+    p = seat_page(players, 2)
+    before = len(p.sent("act"))
+    p.page.evaluate(offer_run, {"type": "run", "cards": ["AS", "KS", "QS"]})
+    button = p.page.locator("[data-testid=run-0]")
+    button.wait_for()
+    p.shot(f"hokm-x3-run-offer-{p.lang}-{kinds[2]}")
+    button.click()
+    wait_until(lambda: len(p.sent("act")) > before, message="the run sent")
+    assert p.sent("act")[-1]["action"] == {"type": "run", "cards": ["AS", "KS", "QS"]}
+    p.page.locator(".toast-error").first.wait_for()  # refused, nothing changed

@@ -61,7 +61,8 @@ export function buildPanel(r) {
   if (family(view.game) === "bridge" && view.phase === "auction") {
     return { kind: "auction", key: `auction:${(view.calls || []).length}`, el: card("auction", "auction", auctionTable(view)) };
   }
-  if (types.has("early") || types.has("take_back") || types.has("run")) {
+  // (Taking an early card back is done on the card itself, in front of its player: render.js.)
+  if (types.has("early") || types.has("run")) {
     return { kind: "extras", key: `extras:${live}:${app.earlyMode}`, el: extrasPanel(r, legal) };
   }
   return null;
@@ -285,7 +286,7 @@ function callPanel(r, view, legal) {
 }
 
 function extrasPanel(r, legal) {
-  // H4-X2 early play (lay a card face down before one's turn, take it back) and H4-X3 runs.
+  // H4-X2 early play (lay a card face down before one's turn) and H4-X3 runs.
   const { app } = r;
   const parts = [];
   if (legal.some((a) => a.type === "early")) {
@@ -294,23 +295,12 @@ function extrasPanel(r, legal) {
     app.earlyMode ? gettext("Cancel early play") : gettext("Lay a card early")));
     if (app.earlyMode) parts.push(h("p.muted.extras-hint", null, gettext("Choose the card to lay face down.")));
   }
-  if (legal.some((a) => a.type === "take_back")) {
-    const view = app.liveFrame.view;
-    if (view.my_early) {
-      parts.push(h("p.extras-hint", null, fmt(gettext("Your %(card)s lies face down; it is played when your turn comes."),
-        { card: r.cardText(view.my_early) })));
-    }
-    parts.push(h("button.btn.btn-ghost.btn-small", { type: "button", "data-testid": "take-back",
-      onclick: () => app.act({ type: "take_back" }) }, gettext("Take back")));
-  }
   legal.filter((a) => a.type === "run").forEach((run, i) => {
     parts.push(h("button.btn.btn-small", { type: "button", "data-testid": `run-${i}`, "data-cards": run.cards.join(" "),
       onclick: () => app.act({ type: "run", cards: run.cards }) },
     fmt(gettext("Lead the run %(cards)s"), { cards: run.cards.map((c) => r.cardText(c)).join(" ") })));
   });
-  // Only "take back" (a phone hides it: his card laid early is the button then, in front of him).
-  const onlyBack = legal.every((a) => a.type === "take_back" || a.type === "pick_up");
-  return h("div.panel-card.panel-extras", { class: onlyBack ? "only-take-back" : "", "data-testid": "extras-panel" }, parts);
+  return h("div.panel-card.panel-extras", { "data-testid": "extras-panel" }, parts);
 }
 
 // --- results ------------------------------------------------------------------------

@@ -634,19 +634,26 @@ export class Renderer {
       const label = own ? fmt(gettext("You laid %(card)s early"), { card: cardLabel(mine) })
         : fmt(gettext("%(name)s laid a card early"), { name: isolate(app.name(seat)) });
       let face = cardBack();
+      let tag = gettext("Early");
+      let title = label;
       if (own) {
-        // His own card, face up and marked; a tap takes it back while that is allowed.
+        // His own card, face up and marked, played when his turn comes; a tap takes it back.
         const back = app.legalOf("take_back").length > 0;
+        title = fmt(gettext("Your %(card)s lies face down; it is played when your turn comes."), { card: cardText(mine) });
         face = cardFace(mine, { button: back, label: back ? `${label}. ${gettext("Take back")}` : label });
         if (back) {
+          tag = gettext("Take back");
           face.dataset.testid = "take-back-card";
-          face.addEventListener("click", () => app.act({ type: "take_back" }));
+          face.addEventListener("click", (event) => {
+            event.stopPropagation(); // not a tap on the trick (which opens the last trick)
+            app.act({ type: "take_back" });
+          });
         }
       }
       els.push(h("div.tc.early-laid", { class: `pos-${this.posOf(seat)}${own ? " mine" : ""}`,
-        "data-testid": `early-${seat}`, "data-seat": seat, title: label, "aria-label": own ? null : label,
+        "data-testid": `early-${seat}`, "data-seat": seat, title, "aria-label": own ? null : label,
         role: own ? null : "img" },
-      face, h("span.early-label", { "aria-hidden": "true" }, gettext("Early"))));
+      face, h("span.early-label", { "aria-hidden": "true" }, tag)));
     });
     fill(this.el.trick, els);
   }
