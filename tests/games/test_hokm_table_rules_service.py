@@ -59,3 +59,21 @@ def test_h4_x1_a_refused_pick_up_changes_nothing(alice, bob, charlie, dave, sett
     assert exc.value.code == "not_your_card"
     after = Match.objects.get(pk=match.pk)
     assert (after.version, after.state, after.deadlines) == (before.version, before.state, before.deadlines)
+
+
+def test_h4_x1_an_off_turn_pick_up_sent_before_another_players_move_still_counts(
+    alice, bob, charlie, dave, settings, fixed_deal
+):
+    """Like an early card (H4-X2): the partner is not the one to act, so the others'
+    moves since the version he saw do not make his pick-up stale."""
+    settings.DEADLINES = "inprocess"
+    room = make_room(alice, [bob, charlie, dave], rules={"middle_card": True})
+    match = room_service.start(room, alice)
+    m = Match.objects.get(pk=match.pk)
+    services.play(m.pk, {"type": "trump", "suit": "middle"}, user=alice, version=m.version)
+    seen = Match.objects.get(pk=match.pk).version  # what charlie saw
+    services.play(m.pk, {"type": "play", "card": "AD"}, user=alice, version=seen)
+    services.play(m.pk, {"type": "pick_up"}, user=charlie, version=seen)
+    after = Match.objects.get(pk=match.pk)
+    assert after.version == seen + 2 and after.state["middle"] is None
+    assert after.moves.order_by("-seq").first().action == {"type": "pick_up"}
