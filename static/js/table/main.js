@@ -271,8 +271,9 @@ class App {
     }
     // A turn that comes to me: a light tick (the preference decides).
     const view = this.view;
-    if (view && view.viewer && (view.legal || []).length && previous &&
-        !(previous.view.legal || []).length && soundEnabled()) {
+    // (Only a turn: actions open off one's turn, H4-X1 pick-up and H4-X2 early play, are not one.)
+    const myTurn = (v) => Boolean(v && v.viewer && (v.legal || []).length && (v.to_act || []).includes(v.viewer));
+    if (view && myTurn(view) && previous && !myTurn(previous.view) && soundEnabled()) {
       playSound("turn");
     }
   }
