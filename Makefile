@@ -45,12 +45,14 @@ browser:
 
 test: $(STAMP) lint messages services browser
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_PREFIX=test-$$(date +%s%N) \
+		CHANNEL_PREFIX=test-$$(date +%s%N) \
 		$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 # Fault tests (tests/faults, issue 14): each starts real services (Daphne, a
 # Celery worker) and kills one during a live match. `make test` skips them.
 faults: $(STAMP) services
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_PREFIX=faults-$$(date +%s%N) FAULTS=1 \
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_PREFIX=faults-$$(date +%s%N) \
+		CHANNEL_PREFIX=faults-$$(date +%s%N) FAULTS=1 \
 		$(VENV)/bin/pytest tests/faults $(PYTEST_ARGS)
 
 bench: $(STAMP)
