@@ -73,6 +73,17 @@ MESSAGES = {
     "your_turn": _("It is your turn: play the card itself."),
     "bad_run": _("That is not a run you can lead."),
     "rubber_over": _("The rubber is over."),
+    # Tea with the narrator (H4-X4, games/tea.py) and throwing things (H4-X5).
+    "tea_time": _("Tea is being served: play resumes when the chapter ends."),
+    "tea_off": _("This table does not play with tea."),
+    "tea_used": _("You have already asked for tea in this match."),
+    "tea_busy": _("A tea is already on its way."),
+    "no_tea": _("Nobody is asking for tea now."),
+    "own_tea": _("It is your own tea: the others answer."),
+    "throw_off": _("This table does not allow throwing things."),
+    "throw_limit": _("At most three throws per trick."),
+    "bad_item": _("That cannot be thrown."),
+    "bad_target": _("Throw at another player of this table."),
 }
 
 
