@@ -367,7 +367,8 @@ def _thrower_key(match: Match, user) -> str:
     state = match.state or {}
     trick = f"{state.get('round', 0)}.{state.get('trick_no', 0)}"
     who = hmac.new(settings.SECRET_KEY.encode(), f"throw:{user.pk}".encode(), hashlib.sha256).hexdigest()[:24]
-    return f"throw:{match.pk}:{trick}:{who}"
+    # The match's start as well as its id: a database made again (tests, a restore) reuses ids.
+    return f"throw:{match.pk}.{match.started_at.timestamp():.0f}:{trick}:{who}"
 
 
 def throw(room: Room, user, item: str, target: int) -> None:
@@ -377,7 +378,7 @@ def throw(room: Room, user, item: str, target: int) -> None:
         raise PlayError("bad_item")
     match = (
         Match.objects.filter(room_id=room.pk, status=Match.Status.ACTIVE)
-        .only("pk", "rules", "players", "state", "status")
+        .only("pk", "rules", "players", "state", "status", "started_at")
         .order_by("-id")
         .first()
     )

@@ -130,7 +130,14 @@ def test_h4_x5_a_throw_hits_a_face_and_nobody_knows_who_threw(people):
 
     # It flies and hits bob's face, on every screen.
     hit = bob.page.locator("[data-testid=throw-hit]")
-    hit.wait_for()
+    try:
+        hit.wait_for()
+    except Exception as exc:  # noqa: BLE001 - say what each page saw
+        seen = [
+            p.page.evaluate("() => [window.__seen, document.querySelector('[data-toasts]').innerText]")
+            for p in (alice, bob)
+        ]
+        raise AssertionError(f"no hit on bob's screen: {seen}, sent {alice.sent()[-5:]}") from exc
     bob.shot("throw-hit-en-desktop")
     for p in (alice, bob):
         wait_until(lambda p=p: p.page.evaluate("() => window.__seen.hits.length"), message="the hit")
@@ -150,7 +157,7 @@ def test_h4_x5_a_throw_hits_a_face_and_nobody_knows_who_threw(people):
     alice.page.locator("[data-testid=throw-hit]").wait_for()
     alice.shot("throw-hit-fa-desktop")
     alice.page.locator("[data-testid=throw-at-3]").click()
-    watcher.page.locator("[data-testid=throw-hit].still >> nth=-1").wait_for()
+    wait_until(lambda: watcher.page.evaluate("() => window.__seen.hits.length") == 3, message="the third hit")
     watcher.shot("throw-hit-reduced-motion-en-phone")
     wait_until(lambda: alice.page.locator("[data-testid=throw-open]").is_disabled(), message="no throws left")
     # What the page sent: the item and the target, nothing about the thrower.

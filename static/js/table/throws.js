@@ -7,6 +7,7 @@ import { fmt, gettext, isolate, num } from "./i18n.js";
 
 const FLY_MS = 700;
 const HIT_MS = 2600;
+const STILL_MS = 3600; // reduced motion: nothing moves, so the item stays a little longer
 
 export class Throws {
   constructor(app) {
@@ -163,7 +164,7 @@ export class Throws {
       seat.classList.add("hit");
       setTimeout(() => seat.classList.remove("hit"), 700);
     }
-    setTimeout(() => el.remove(), HIT_MS);
+    setTimeout(() => el.remove(), still ? STILL_MS : HIT_MS);
   }
 }
 
