@@ -36,8 +36,19 @@ WATCH = """() => {
 }"""
 REFUSED = """() => { const app = window.takhteh.app; const was = app.onError.bind(app);
   app.onError = (f) => { window.__refused = f.code; was(f); };
-  app.socket.send({ type: "act", action: { type: "play", card: app.view.hand[0] }, v: app.v }); }"""
+  app.socket.send({ type: "act", action: { type: "play", card: "AS" }, v: app.v }); }"""
 FRAME = "() => { const f = window.takhteh.app.liveFrame; return f && {tea: f.tea, deadlines: f.deadlines, v: f.v}; }"
+
+
+def freeze(player):
+    """Hold every running animation where it is for a screenshot (one takes a while here)."""
+    player.page.evaluate(
+        "() => { window.__frozen = document.getAnimations(); window.__frozen.forEach((a) => a.pause()); }"
+    )
+
+
+def unfreeze(player):
+    player.page.evaluate("() => (window.__frozen || []).forEach((a) => a.play())")
 
 
 def create_room(player, rules: tuple[str, ...]) -> str:
@@ -155,10 +166,14 @@ def test_h4_x5_a_throw_hits_a_face_and_nobody_knows_who_threw(people):
     # Three per trick: the picker stays open, the button counts down and stops at zero.
     alice.page.locator("[data-testid=throw-at-3]").click()
     alice.page.locator("[data-testid=throw-hit]").wait_for()
+    freeze(alice)
     alice.shot("throw-hit-fa-desktop")
+    unfreeze(alice)
     alice.page.locator("[data-testid=throw-at-3]").click()
     wait_until(lambda: watcher.page.evaluate("() => window.__seen.hits.length") == 3, message="the third hit")
+    freeze(watcher)  # the screenshot itself takes a while on a busy machine
     watcher.shot("throw-hit-reduced-motion-en-phone")
+    unfreeze(watcher)
     wait_until(lambda: alice.page.locator("[data-testid=throw-open]").is_disabled(), message="no throws left")
     # What the page sent: the item and the target, nothing about the thrower.
     assert [set(f) for f in alice.sent("throw")] == [{"type", "item", "target"}] * 3
