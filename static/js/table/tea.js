@@ -50,7 +50,7 @@ export class TeaTable {
     return [h("button.tool.tool-tea", { type: "button", "data-testid": "tea-ask", disabled: !this.app.connected,
       title: gettext("Ask for tea (once per match): play stops after this trick and the narrator tells a chapter"),
       onclick: () => this.say("ask") }, h("span", { "aria-hidden": "true" }, "\u{1F375}"),
-    h("span.tool-label", null, gettext("Tea?")))];
+    h("span.tea-ask-label", null, gettext("Tea?")))];
   }
 
   say(what) {
