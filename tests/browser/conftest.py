@@ -200,21 +200,27 @@ class Player:
         frames = self.page.evaluate("() => (window.takhteh ? window.takhteh.sent.slice() : [])")
         return [f for f in frames if kind is None or f.get("type") == kind]
 
-    def settle(self, timeout_ms: int = 3000) -> None:
-        """Wait until the page's animations and transitions have finished (the
-        endless ones aside), so a screenshot shows where things came to rest."""
+    def settle(self, timeout_ms: int = 1500) -> None:
+        """Wait until the page's short animations and transitions have finished
+        (a card sliding in, a panel fading), so a screenshot shows where things
+        came to rest; the endless ones and the long ones (a turn's countdown
+        ring) are not waited for."""
         self.page.evaluate(
             """(limit) => Promise.race([
                  Promise.all(document.getAnimations()
-                   .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+                   .filter((a) => {
+                     const t = a.effect && a.effect.getComputedTiming();
+                     return t && t.endTime !== Infinity && t.endTime - (t.localTime || 0) < limit;
+                   })
                    .map((a) => a.finished.catch(() => null))),
                  new Promise((done) => setTimeout(done, limit)),
                ])""",
             timeout_ms,
         )
 
-    def shot(self, name: str):
-        self.settle()
+    def shot(self, name: str, settle: bool = True):
+        if settle:
+            self.settle()
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
         self.page.screenshot(path=str(path))

@@ -6,6 +6,15 @@ import { FROM } from "./geometry.js";
 import { fmt, gettext, isolate } from "./i18n.js";
 import { playSound } from "./sound.js";
 import { cardText, SUIT_SYMBOL } from "./cards.js";
+import { finishAceDraw, showAceDraw } from "./acedraw.js";
+
+/** A seat marked for a moment (the hakem after the ace draw). */
+function markSeat(r, seat) {
+  const slot = r.slots[r.posOf(seat)];
+  if (!slot || !slot.slot) return;
+  slot.slot.classList.add("drawn");
+  setTimeout(() => slot.slot.classList.remove("drawn"), 1800);
+}
 
 const SLIDE_MS = 240;
 // The finished trick stays in view at least a second before it is gathered;
@@ -129,6 +138,7 @@ export function animateEvents(r, events) {
   if (won.length && view.last_trick) gather(r, view.last_trick, view.last_trick.winner, reduce);
   for (const event of events) {
     if (event.type === "card_played") {
+      finishAceDraw(r);
       const sel = `.tc[data-card="${event.card}"]`;
       const wrap = r.el.trick.querySelector(sel) || r.el.gather.querySelector(sel);
       if (!wrap) continue;
@@ -140,7 +150,12 @@ export function animateEvents(r, events) {
         playSound("card");
       }
     } else if (event.type === "hakem") {
-      r.toast(fmt(gettext("%(name)s is the hakem."), { name: isolate(app.name(event.seat)) }));
+      // H4-1 / H2-2: the draw turns card by card, then the hakem is named and marked.
+      const name = isolate(app.name(event.seat));
+      showAceDraw(r, event, (seat) => {
+        markSeat(r, seat);
+        r.toast(fmt(gettext("%(name)s is the hakem."), { name }));
+      });
     } else if (event.type === "trump_named" && event.suit) {
       const mark = app.root.querySelector("[data-testid=trump]");
       if (mark) mark.classList.add("flash");
