@@ -23,7 +23,7 @@ import subprocess
 import sys
 from urllib.parse import urlsplit, urlunsplit
 
-from .conftest import DB_NAME, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ROOT
+from .conftest import CHANNEL_PREFIX, DB_NAME, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ROOT
 
 SCRIPT = r"""
 import json, sys, time
@@ -117,6 +117,7 @@ def play_on_site(game: str, rules: dict, until: str, *usernames: str) -> dict:
         "DATABASE_URL": urlunsplit(urlsplit(admin)._replace(path=f"/{DB_NAME}")),
         "REDIS_URL": os.environ.get("REDIS_URL", DEFAULT_REDIS_URL),
         "CACHE_PREFIX": "browser",
+        "CHANNEL_PREFIX": CHANNEL_PREFIX,
         "DEADLINES": "inprocess",
         "ROUND_PAUSE": "0",
         "FAIR_WAIT_SECONDS": "0",  # nobody's browser sends values here: substitutes at once (F-4)
