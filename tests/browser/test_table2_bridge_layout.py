@@ -4,6 +4,7 @@ chosen point of a match played on the site (B-2..B-10):
 - the bidding box never covers a player's name or seat (bounding boxes);
 - dummy's hand at 360 px is on the screen, clear of names, the trick and the
   player's hand, and every one of its cards shows its index whole ("10");
+  a spectator sees dummy and the cards played, no hidden card;
 - after a finished rubber the score sheet shows both sides above and below
   the line and the totals, as the engine's RubberSheet has them, and every
   deal of the rubber in the list;
@@ -117,6 +118,16 @@ def test_dummy_is_readable_and_clear_at_360_px(people, lang):
         for card in ten:  # "10" whole: both digits inside the card's index
             text = page.locator(f"[data-testid=dummy] .card[data-card='{card}'] .ci").inner_text()
             assert "10" in text.replace("\n", ""), text
+
+    # A spectator sees dummy and the cards played, and no card of a hidden hand.
+    watcher = people("kibitzer", lang="en" if lang == "fa" else "fa", viewport=PHONE, signed_up=False)
+    wpage = open_table(watcher, played["code"])
+    wpage.locator("[data-testid=dummy]").wait_for()
+    shown = set(wpage.eval_on_selector_all("[data-card]", "els => els.map((e) => e.dataset.card)"))
+    public = set(view["dummy_hand"]) | {t["card"] for t in view["trick"]}
+    assert shown and shown <= public, shown - public
+    assert not wpage.evaluate("() => window.takhteh.app.liveFrame.view.hand")
+    watcher.shot(f"table2-bridge-dummy-spectator-{watcher.lang}-phone")
 
 
 @pytest.mark.parametrize("lang, viewport", [("fa", DESKTOP), ("en", PHONE)], ids=["fa-desktop", "en-phone"])
