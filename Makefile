@@ -11,7 +11,7 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://takhteh:takhteh@127.0.0.1:5432/takhteh
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test venv messages migrate lint bench services browser clean
+.PHONY: run test faults venv messages migrate lint bench services browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,7 +45,15 @@ browser:
 
 test: $(STAMP) lint messages services browser
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_PREFIX=test-$$(date +%s%N) \
+		CHANNEL_PREFIX=test-$$(date +%s%N) \
 		$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+# Fault tests (tests/faults, issue 14): each starts real services (Daphne, a
+# Celery worker) and kills one during a live match. `make test` skips them.
+faults: $(STAMP) services
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_PREFIX=faults-$$(date +%s%N) \
+		CHANNEL_PREFIX=faults-$$(date +%s%N) FAULTS=1 \
+		$(VENV)/bin/pytest tests/faults $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) bench/engine.py

@@ -154,9 +154,11 @@ def _rss_tree(pid: int) -> int:
 # --- the site's tables -----------------------------------------------------------------------
 
 
-def prepare(tables: int, out: Path) -> None:
+def prepare(tables: int, out: Path, bot_tables: int = 0, bot_level: str = "strong") -> None:
     """(in a subprocess with the site's settings) bulk-create accounts,
-    sessions and rooms, start every match, write the tables to ``out``."""
+    sessions and rooms, start every match, write the tables to ``out``.
+    ``bot_tables`` more tables seat one account and three bots of ``bot_level``
+    (bench/bot_lag.py); they come last, with one session each."""
     import django
 
     django.setup()
@@ -178,7 +180,10 @@ def prepare(tables: int, out: Path) -> None:
     run = get_random_string(5, "abcdefghijkmnpqrstuvwxyz")
     password = make_password("bench-password")
     users = User.objects.bulk_create(
-        [User(username=f"{run}{i}", username_key=f"{run}{i}", password=password) for i in range(tables * 4)]
+        [
+            User(username=f"{run}{i}", username_key=f"{run}{i}", password=password)
+            for i in range(tables * 4 + bot_tables)
+        ]
     )
     Profile.objects.bulk_create([Profile(user=u) for u in users], ignore_conflicts=True)
     store = SessionStore()
@@ -205,11 +210,30 @@ def prepare(tables: int, out: Path) -> None:
             for n in range(1, 5)
         ]
     )
+    hosts = users[4 * tables :]
+    bot_rooms = Room.objects.bulk_create(
+        [Room(game="hokm4", rules=rules, creator=host, is_private=True) for host in hosts]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(room=room, number=1, user=host, ready=True)
+            for room, host in zip(bot_rooms, hosts, strict=True)
+        ]
+        + [
+            Seat(room=room, number=n, is_bot=True, ready=True, bot_level=bot_level)
+            for room in bot_rooms
+            for n in range(2, 5)
+        ]
+    )
     for t, room in enumerate(rooms):
         room_service.start(room, users[4 * t])
-    out.write_text(
-        json.dumps([{"code": r.code, "sessions": keys[4 * t : 4 * t + 4]} for t, r in enumerate(rooms)])
-    )
+    for room, host in zip(bot_rooms, hosts, strict=True):
+        room_service.start(room, host)
+    layout = [{"code": r.code, "sessions": keys[4 * t : 4 * t + 4]} for t, r in enumerate(rooms)]
+    layout += [
+        {"code": r.code, "sessions": [keys[4 * tables + b]], "bots": True} for b, r in enumerate(bot_rooms)
+    ]
+    out.write_text(json.dumps(layout))
 
 
 def reset_database(url: str) -> None:
@@ -248,6 +272,8 @@ class Stats:
 
 
 class Table:
+    connect_seats = (0, 1, 2, 3)
+
     def __init__(self, index: int, stats: Stats, think: tuple[float, float], rng: random.Random):
         self.index = index
         self.stats = stats
@@ -314,6 +340,46 @@ class Table:
                 self.stats.error("send_failed")
 
 
+class BotTable(Table):
+    """A table of one account and three bots (bench/bot_lag.py): only seat 1
+    connects; it plays at once and counts every version the table makes."""
+
+    connect_seats = (0,)
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.versions = 0
+        self.last_v = None
+
+    def frame(self, seat: int, text: str) -> None:
+        frame = json.loads(text)
+        kind = frame.get("type")
+        if kind == "error":
+            self.stats.error(frame.get("code", "?"))
+            return
+        if kind != "state":
+            return
+        if frame["match"] != self.match:
+            self.match, self.last_v, self.acting_for = frame["match"], None, None
+        if self.last_v is not None and frame["v"] > self.last_v:
+            self.versions += frame["v"] - self.last_v
+            self.progress = time.monotonic()
+        self.last_v = max(self.last_v or 0, frame["v"])
+        if not self.running:
+            return
+        if frame["status"] == "finished" and (self.match, seat) not in self.rematched:
+            self.rematched.add((self.match, seat))
+            asyncio.ensure_future(self.send(seat, {"type": "rematch", "agree": True}))
+            return
+        legal = frame["view"].get("legal") or []
+        key = (frame["match"], frame["v"])
+        if frame["status"] == "active" and legal and self.acting_for != key:
+            self.acting_for = key
+            asyncio.ensure_future(
+                self.send(seat, {"type": "act", "action": self.rng.choice(legal), "v": frame["v"]})
+            )
+
+
 class FloorTable(Table):
     """The same client against the floor: one message per move, rotating among the seats."""
 
@@ -369,7 +435,7 @@ async def connect_all(tables, urls_for, headers_for, stats, concurrency=64) -> f
         table.sockets[seat] = ws
         ready.append(asyncio.ensure_future(reader(table, seat, ws, stats)))
 
-    await asyncio.gather(*(one(t, s) for t in tables for s in range(4)))
+    await asyncio.gather(*(one(t, s) for t in tables for s in t.connect_seats))
     return time.perf_counter() - started
 
 
@@ -391,7 +457,7 @@ async def drive(tables, stats: Stats, duration: float, stall_after: float, heart
         now = time.monotonic()
         for t in tables:
             if now - t.progress > stall_after:
-                stats.stalled.add(t.index)
+                t.stats.stalled.add(t.index)
         if heartbeat and int(now - started) % int(heartbeat) == 0:
             for t in tables:
                 for seat in range(4):
@@ -512,15 +578,32 @@ async def run_site(args, think) -> dict:
             print(f"processes: {pids}", flush=True)
         t0 = time.perf_counter()
         layout = Path(args.logs) / "tables.json"
+        bot_tables = getattr(args, "bot_tables", 0)
         subprocess.run(
-            [PY, __file__, "--prepare", str(args.tables), "--out", str(layout)], cwd=ROOT, env=env, check=True
+            [
+                PY,
+                __file__,
+                "--prepare",
+                str(args.tables),
+                "--bot-tables",
+                str(bot_tables),
+                "--out",
+                str(layout),
+            ],
+            cwd=ROOT,
+            env=env,
+            check=True,
         )
         setup_s = time.perf_counter() - t0
         rooms = json.loads(layout.read_text())
         rss_idle = procs.rss_mb("daphne")
         stats = Stats()
+        bot_stats = Stats()  # the bots' tables: their errors and stalls, never in the moves measured
         rng = random.Random(2)
-        tables = [Table(i, stats, think, rng) for i in range(len(rooms))]
+        tables = [
+            BotTable(i, bot_stats, (0, 0), rng) if room.get("bots") else Table(i, stats, think, rng)
+            for i, room in enumerate(rooms)
+        ]
 
         def url(t, seat):
             return f"ws://127.0.0.1:{ports[seat % len(ports)]}/ws/table/{rooms[t.index]['code']}/"
@@ -541,6 +624,14 @@ async def run_site(args, think) -> dict:
         rss_conn = procs.rss_mb("daphne")
         elapsed = await drive(tables, stats, args.duration, think[1] + ROUND_PAUSE + 5, 10)
         out = summary("site", stats, elapsed)
+        bots = [t for t in tables if isinstance(t, BotTable)]
+        out["bot_versions"] = sum(t.versions for t in bots)
+        out["bot_errors"] = sum(bot_stats.errors.values())
+        if bots:
+            print(
+                f"bots: {len(bots)} tables made {out['bot_versions']} versions, errors={bot_stats.errors or 0}",
+                flush=True,
+            )
         out.update(
             setup_s=setup_s,
             connect_s=connect_s,
@@ -577,12 +668,13 @@ def main() -> None:
     parser.add_argument("--logs", default=str(ROOT / "artifacts" / "load"))
     parser.add_argument("--drop", action="store_true", help="drop the benchmark's database at the end")
     parser.add_argument("--prepare", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--bot-tables", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.prepare is not None:
         sys.path.insert(0, str(ROOT))
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-        prepare(args.prepare, Path(args.out))
+        prepare(args.prepare, Path(args.out), bot_tables=args.bot_tables)
         return
     raise_fd_limit()
     low, _, high = args.think.partition("-")

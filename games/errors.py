@@ -72,6 +72,8 @@ MESSAGES = {
     "trick_not_begun": _("You can play early only once the trick has begun."),
     "your_turn": _("It is your turn: play the card itself."),
     "bad_run": _("That is not a run you can lead."),
+    "no_middle_card": _("There is no middle card on the table to pick up."),
+    "not_your_card": _("Only the hakem's partner can pick up the middle card."),
     "rubber_over": _("The rubber is over."),
 }
 

@@ -196,7 +196,9 @@ def _accept(
     prev = match.version
     events = _record(match, game, seat, action, state, events, actor, user)
     events = _advance(match, game, events)
-    _set_deadlines(match, game, previous=_others(match.deadlines, seat))
+    # H4-X1: picking the middle card up is no move of the turn; every clock runs on, the picker's too.
+    kept = match.deadlines if action.get("type") == "pick_up" else _others(match.deadlines, seat)
+    _set_deadlines(match, game, previous=kept)
     match.save(update_fields=PLAY_FIELDS)
     built = _commit(match, game, events, prev)
     return Outcome(match.pk, match.version, events, built)

@@ -6,7 +6,10 @@ Every accepted action writes its next deadline into the match row
 worker process: every ``interval`` seconds it asks for the active matches
 whose deadline has come (a partial index keeps that question small however
 many matches ever were) and hands each to ``services.expire`` on a small
-thread pool, so a bot that thinks does not hold up another table's clock.
+thread pool. A bot's turn goes to a pool of its own: a bot's search takes up
+to its level's budget, and a crowd of bot tables must never queue another
+table's clock (a timeout, the next deal, a fair deal's substitute) behind
+their searches (issue 21, measured by bench/bot_lag.py).
 ``expire`` is idempotent by version and serialised by the row lock, so two
 workers (or a worker and the beat's sweep) finding the same deadline apply
 it once. Nothing is published to the broker on a move's request path.
@@ -25,21 +28,32 @@ from . import clock
 log = logging.getLogger(__name__)
 
 
-def due(limit: int = 200) -> list[tuple[int, int]]:
-    """(match id, version) of the active matches whose deadline has come, oldest first."""
+def due(limit: int = 200) -> list[tuple[int, int, bool]]:
+    """(match id, version, a bot's turn) of the active matches whose deadline
+    has come, oldest first."""
     from .models import Match
 
-    return list(
+    rows = (
         Match.objects.filter(status=Match.Status.ACTIVE, next_deadline__lte=clock.now_dt())
         .order_by("next_deadline")
-        .values_list("pk", "version")[:limit]
+        .values_list("pk", "version", "deadlines", "players")[:limit]
     )
+    return [(pk, version, _bot_turn(deadlines, players)) for pk, version, deadlines, players in rows]
+
+
+def _bot_turn(deadlines: dict | None, players: list | None) -> bool:
+    """Whether the first deadline due is a bot seat's (seat 0, the dealer, is not)."""
+    if not deadlines:
+        return False
+    seat = int(min(deadlines.items(), key=lambda item: item[1])[0])
+    return any(p.get("seat") == seat and p.get("bot") for p in players or ())
 
 
 class Ticker:
-    def __init__(self, interval: float = 0.1, workers: int = 4):
+    def __init__(self, interval: float = 0.1, workers: int = 4, bot_workers: int = 2):
         self.interval = interval
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="deadline")
+        self.bots = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="bot")
         self.inflight: dict[int, int] = {}
         self.lock = threading.Lock()
         self.stopped = threading.Event()
@@ -53,16 +67,17 @@ class Ticker:
         self.stopped.set()
         self.thread.join(5)
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.bots.shutdown(wait=False, cancel_futures=True)
 
     def tick(self) -> int:
         """One look at the due deadlines; returns how many were handed out."""
         handed = 0
-        for match_id, version in due():
+        for match_id, version, bot in due():
             with self.lock:
                 if self.inflight.get(match_id) == version:
                     continue  # already being played
                 self.inflight[match_id] = version
-            self.pool.submit(self._expire, match_id, version)
+            (self.bots if bot else self.pool).submit(self._expire, match_id, version)
             handed += 1
         return handed
 

@@ -70,6 +70,7 @@ def room_snapshot(room: Room) -> dict:
                 "user": s.user.username if s.user_id else None,
                 "user_id": s.user_id,
                 "bot": s.is_bot,
+                "level": s.bot_level if s.is_bot else None,
                 "ready": s.ready or s.user_id == room.creator_id,
                 "rematch": s.rematch or s.is_bot,
                 "presence": "connected" if s.is_bot else live["seats"].get(s.number, presence.DISCONNECTED),
@@ -193,9 +194,10 @@ def room_changed(room_id: int) -> None:
         _send([_room_message(room)])
 
 
-def presence_changed(room: Room, force: bool = False) -> None:
-    """Broadcast the room again when anyone's presence or the spectator count changed."""
-    snapshot = room_snapshot(room)
+def presence_changed(room: Room, force: bool = False, snapshot: dict | None = None) -> None:
+    """Broadcast the room again when anyone's presence or the spectator count
+    changed (``snapshot``: the room's, when the caller has just built it)."""
+    snapshot = room_snapshot(room) if snapshot is None else snapshot
     signature = json.dumps([[s["presence"] for s in snapshot["seats"]], snapshot["spectators"]])
     key = f"presence-sent:{room.pk}"
     if force or cache.get(key) != signature:

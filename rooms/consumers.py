@@ -75,7 +75,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # connections (a restart, hundreds of tables) the database calls
         # queue, and the handshake must not time out meanwhile (issue 13).
         await self.accept()
-        hello = await self._run(self._hello)
+        hello = await self._run(self._hello, None, True)
         if hello is None:
             await self.close(code=CLOSE_NO_ROOM)
             return
@@ -88,7 +88,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             await layer.group_add(user_group(self.uid), self.channel_name)
         await self._set_public(not hello["player"])
         await self._send_hello(hello)
-        await self._run(self._present, True)
 
     async def disconnect(self, code):
         if self.room_id is None:
@@ -150,8 +149,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # --- what a connection is told (each built in one hop) ---------------------------
 
-    def _hello(self, room_id: int | None = None) -> dict | None:
-        """The room frame and the current state frame of this viewer, from the database."""
+    def _hello(self, room_id: int | None = None, arriving: bool = False) -> dict | None:
+        """The room frame and the current state frame of this viewer, from the
+        database. ``arriving`` (on connect): this connection's presence is
+        stored first and the room, with it, goes to the others too: the whole
+        arrival is one thread hop and one room snapshot (issue 13)."""
         rooms = Room.objects.select_related("creator")
         room = rooms.filter(pk=room_id).first() if room_id else rooms.filter(code=self.code).first()
         if room is None:
@@ -165,6 +167,11 @@ class TableConsumer(AsyncWebsocketConsumer):
                 .first()
             )
         self.seat_number = seat
+        if arriving:
+            presence.store().touch(self.code, self.conn_id, self.who, seat)
+        snapshot = broadcast.room_snapshot(room)
+        if arriving:
+            broadcast.presence_changed(room, force=True, snapshot=snapshot)
         state = None
         player = False
         fair = None
@@ -176,7 +183,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         return {
             "room_id": room.pk,
             "language": self._language(),
-            "room": broadcast.room_snapshot(room),
+            "room": snapshot,
             "state": state,
             "player": player,
             "fair": fair,
@@ -206,13 +213,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         if hello is not None:
             await self._set_public(not hello["player"])
             await self._send_hello(hello)
-
-    def _present(self, force: bool = False) -> None:
-        """Refresh this connection's presence and tell the room when it changed (R-4, R-7)."""
-        presence.store().touch(self.code, self.conn_id, self.who, self.seat_number)
-        room = Room.objects.select_related("creator").filter(pk=self.room_id).first()
-        if room is not None:
-            broadcast.presence_changed(room, force=force)
 
     def _gone(self) -> None:
         presence.store().drop(self.code, self.conn_id)

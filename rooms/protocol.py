@@ -55,6 +55,10 @@ class TakeBackAction(_Shape):
     type: Literal["take_back"]
 
 
+class PickUpAction(_Shape):
+    type: Literal["pick_up"]
+
+
 class RunAction(_Shape):
     type: Literal["run"]
     cards: Cards
@@ -98,6 +102,7 @@ Action = Annotated[
     PlayAction
     | EarlyAction
     | TakeBackAction
+    | PickUpAction
     | RunAction
     | TrumpAction
     | DraftAction

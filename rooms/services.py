@@ -161,7 +161,8 @@ BOT_LEVELS = ("easy", "normal", "strong")
 
 
 def set_bot(room: Room, user, number: int, bot: bool = True, level: str = "normal") -> None:
-    """R-1: the creator may give an empty seat to a bot (or take it back), at a level."""
+    """R-1: the creator may give an empty seat to a bot (or take it back), at a
+    level; while the room waits he may change a bot seat's level the same way."""
     if level not in BOT_LEVELS:
         raise PlayError("bad_level")
     with transaction.atomic():
@@ -169,8 +170,10 @@ def set_bot(room: Room, user, number: int, bot: bool = True, level: str = "norma
         seat = Seat.objects.filter(room=room, number=number).first()
         if seat is None:
             raise PlayError("bad_seat")
-        if bot and not seat.is_empty:
+        if bot and not seat.is_empty and not seat.is_bot:
             raise PlayError("seat_taken")
+        if bot and seat.is_bot and seat.bot_level == level:
+            return
         if not bot and not seat.is_bot:
             raise PlayError("bad_seat")
         seat.is_bot, seat.ready, seat.bot_level = bot, bot, level

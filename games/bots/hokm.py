@@ -563,18 +563,62 @@ def choose_card(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -
     all_cards = [CARD_INDEX[a["card"]] for a in plays]
     cards = _equivalent_groups(all_cards, gone)
     if len(cards) == 1:
-        return {"type": "play", "card": CARDS[cards[0]]}
+        best = cards[0]
+    else:
 
-    def base(_k):
-        return know.fast(know.deal(rng), rng)
+        def base(_k):
+            return know.fast(know.deal(rng), rng)
 
-    def branch(world, j):
-        fs = world.copy()
-        hf.play(fs, cards[j])
-        return fs
+        def branch(world, j):
+            fs = world.copy()
+            hf.play(fs, cards[j])
+            return fs
 
-    best = _search(cards, base, branch, samples, budget, side)
+        best = _search(cards, base, branch, samples, budget, side)
+    run = _run_to_lead(view, know, side, best)
+    if run is not None:
+        return run
     return {"type": "play", "card": CARDS[best]}
+
+
+def _run_to_lead(view: dict, know: _Knowledge, side: int, best: int):
+    """H4-X3: a run the bot leads instead of its chosen card, or None.
+
+    Only a run of sure winners: the highest trumps still out always are; an
+    A K Q of a plain suit is when no opponent can hold a trump (none unseen,
+    or each opponent has shown a void in trumps). The bot leads it when its
+    search chose one of the run's cards anyway (it cashes the same winners,
+    and the others learn nothing they would not see trick by trick), or when
+    the run's tricks win the round at once (H4-4). The longest such run.
+    """
+    runs = [a for a in view["legal"] if a["type"] == "run"]
+    if not runs:
+        return None
+    tricks = view["score"]["tricks"][side]
+    chosen = None
+    for action in runs:
+        cards = [CARD_INDEX[c] for c in action["cards"]]
+        if not _sure_winners(know, side, cards):
+            continue
+        if best in cards or tricks + len(cards) >= WIN:
+            if chosen is None or len(action["cards"]) > len(chosen["cards"]):
+                chosen = action
+    return {"type": "run", "cards": list(chosen["cards"])} if chosen else None
+
+
+def _sure_winners(know: _Knowledge, side: int, cards: list[int]) -> bool:
+    tm = SUIT_MASK[know.t]
+    if SUIT_OF[cards[0]] == know.t:
+        return True  # the highest trumps still out (the engine lists no other trump run)
+    unseen_trumps = any(tm >> c & 1 for c in know.pool)
+    for p in range(know.n):
+        if TEAM[know.n][p] == side:
+            continue
+        if know.known[p] & tm & ~know.played_past:
+            return False
+        if unseen_trumps and know.hard_voids[p] & tm != tm:
+            return False
+    return True
 
 
 def _round_fast(n, hands, trump, hakem) -> hf.FastHokm:

@@ -21,9 +21,12 @@ docstrings):
   hokm2 follows the same rule: the other player's five stay hidden until
   trump is named (H2-3 says nothing; nobody can then be told a card early).
 - H4-X1: the middle card (``d[12]``) belongs to the partner's hand from the
-  deal. It is face up for everyone (``view["middle"]``) until the partner
-  puts his first card on the table, by playing it or by laying a card early
-  (H4-X2): that is when he "picks it up". There is no separate pick-up action.
+  deal. It is face up for everyone (``view["middle"]``) until exactly one of
+  two things happens: the partner picks it up (``{"type": "pick_up"}``, his
+  alone, on or off his turn, an event ``middle_picked_up``), or he puts his
+  first card on the table (plays it, leads a run, or lays a card early,
+  H4-X2), which picks it up too. Like early play, ``pick_up`` is accepted
+  from a seat that is not in ``to_act``.
 - H4-X2: ``to_act`` holds only the seat whose turn it is (the platform runs a
   clock for it alone); ``legal_actions(state, other_seat)`` still lists that
   seat's ``early`` / ``take_back`` actions and ``apply`` accepts them. An early
@@ -147,11 +150,12 @@ class _Hokm(Game):
             trick = state["trick"]
             if trick:
                 cards = playable(hand, trick[0][1], state["trump"])
-                return [{"type": "play", "card": c} for c in cards]
-            actions = [{"type": "play", "card": c} for c in hand]
-            if state["rules"].get("lead_run"):
-                actions += [{"type": "run", "cards": r} for r in self._runs(state, seat)]
-            return actions
+                actions = [{"type": "play", "card": c} for c in cards]
+            else:
+                actions = [{"type": "play", "card": c} for c in hand]
+                if state["rules"].get("lead_run"):
+                    actions += [{"type": "run", "cards": r} for r in self._runs(state, seat)]
+            return actions + self._legal_any_turn(state, seat)
         if phase == "trump":
             if seat != state["hakem"]:
                 return []
@@ -172,6 +176,9 @@ class _Hokm(Game):
     def _legal_off_turn(self, state, seat) -> list:
         return []
 
+    def _legal_any_turn(self, state, seat) -> list:
+        return []
+
     def _runs(self, state, seat) -> list:
         return []
 
@@ -188,7 +195,7 @@ class _Hokm(Game):
                 if len(action) != 2 or type(card) is not str:
                     raise _bad_action("A play is {'type': 'play', 'card': card}.")
                 return self._apply_play(state, seat, card)
-            if kind in ("early", "take_back", "run"):
+            if kind in ("early", "take_back", "run", "pick_up"):
                 return self._apply_special(state, seat, kind, action)
         elif phase == "match_over":
             raise IllegalAction("match_over", "The match is over.")
@@ -510,8 +517,9 @@ class Hokm4(_Hokm):
     Middle card (H4-X1): ``{"type": "trump", "suit": "middle"}`` makes the suit
     of ``d[12]`` (the partner's third card) trump. The card is part of the
     partner's hand and shown to everyone in ``view["middle"]`` until the
-    partner first puts a card on the table (plays, or lays one early): that
-    counts as picking it up.
+    partner picks it up (``{"type": "pick_up"}``, legal for him alone, on or
+    off his turn, event ``middle_picked_up``) or first puts a card on the
+    table (plays, leads a run, or lays one early), which picks it up too.
 
     Runs (H4-X3): ``{"type": "run", "cards": [...]}`` on lead: A K Q of a
     non-trump suit, or two or more of the highest trumps not yet played.
@@ -637,17 +645,21 @@ class Hokm4(_Hokm):
 
     def _legal_off_turn(self, state, seat) -> list:
         # H4-X2: a seat that is not to act may lay a card early or take it back.
-        if not state["rules"]["early_play"] or seat not in (1, 2, 3, 4):
-            return []
-        if state["early"][seat - 1] is not None:
-            return [{"type": "take_back"}]
-        trick = state["trick"]
-        if not trick or state["trick_no"] < state["early_from"][seat - 1]:
-            return []
-        if any(s == seat for s, _ in trick):
-            return []
-        cards = playable(state["hands"][seat - 1], trick[0][1], state["trump"])
-        return [{"type": "early", "card": c} for c in cards]
+        actions = []
+        if state["rules"]["early_play"] and seat in (1, 2, 3, 4):
+            if state["early"][seat - 1] is not None:
+                actions.append({"type": "take_back"})
+            else:
+                refusal, cards = _early_check(state, seat)
+                if refusal is None:
+                    actions += [{"type": "early", "card": c} for c in cards]
+        return actions + self._legal_any_turn(state, seat)
+
+    def _legal_any_turn(self, state, seat) -> list:
+        # H4-X1: the partner may pick the face-up middle card up, on or off his turn.
+        if _pick_up_refusal(state, seat) is None:
+            return [{"type": "pick_up"}]
+        return []
 
     def _runs(self, state, seat) -> list:
         """H4-X3: the runs the leader may put down, each high to low."""
@@ -669,6 +681,15 @@ class Hokm4(_Hokm):
 
     def _apply_special(self, state, seat, kind, action):
         rules = state["rules"]
+        if kind == "pick_up":  # H4-X1
+            if len(action) != 1:
+                raise _bad_action("A pick-up is {'type': 'pick_up'}.")
+            refusal = _pick_up_refusal(state, seat)
+            if refusal is not None:
+                raise refusal
+            st = dict(state)
+            st["middle"] = None
+            return st, [{"type": "middle_picked_up", "seat": seat}]
         if kind == "run":
             if not rules["lead_run"]:
                 raise IllegalAction("not_allowed", "Leading a run is not a rule of this table.")
@@ -716,22 +737,16 @@ class Hokm4(_Hokm):
         card = action.get("card")
         if len(action) != 2 or type(card) is not str:
             raise _bad_action("An early play is {'type': 'early', 'card': card}.")
-        trick = state["trick"]
-        if seat == state["turn"]:
-            raise IllegalAction("your_turn", "It is your turn: play the card.")
-        if not trick:
-            raise IllegalAction("trick_not_begun", "Early play waits until a trick has begun.")
-        if any(s == seat for s, _ in trick):
-            raise IllegalAction("already_played", f"Seat {seat} has played to this trick.")
-        if state["early"][i] is not None:
-            raise IllegalAction("early_already_laid", f"Seat {seat} already has an early card.")
-        if state["trick_no"] < state["early_from"][i]:
-            raise IllegalAction("early_wait", "Three tricks must pass between early plays (H4-X2).")
+        refusal, cards = _early_check(state, seat)  # the same check as legal_actions
+        if refusal is not None:
+            raise refusal
         hand = state["hands"][i]
         if card not in hand:
             raise IllegalAction("not_in_hand", f"{card} is not in seat {seat}'s hand.")
-        if card not in playable(hand, trick[0][1], state["trump"]):
-            raise IllegalAction("must_follow_suit", f"Seat {seat} must follow {trick[0][1][1]} (C-3).")
+        if card not in cards:
+            raise IllegalAction(
+                "must_follow_suit", f"Seat {seat} must follow {state['trick'][0][1][1]} (C-3)."
+            )
         st = dict(state)
         early = list(state["early"])
         early[i] = card
@@ -749,6 +764,38 @@ class Hokm4(_Hokm):
         v["early_from"] = list(state["early_from"])
         run = state["run"]
         v["run"] = {"seat": run["seat"], "cards": list(run["cards"])} if run else None
+
+
+def _pick_up_refusal(state, seat):
+    """Why ``seat`` may not pick the middle card up now (H4-X1), or None if he may."""
+    if state["middle"] is None:
+        return IllegalAction("no_middle_card", "No middle card is face up on the table (H4-X1).")
+    if seat != partner(state["hakem"], 4):
+        return IllegalAction("not_your_card", "Only the hakem's partner picks the middle card up (H4-X1).")
+    return None
+
+
+def _early_check(state, seat):
+    """H4-X2, the one rule of laying a card early, for ``legal_actions`` and ``apply``.
+
+    Returns ``(refusal, cards)``: ``refusal`` is the ``IllegalAction`` that
+    refuses any early card of ``seat`` now (None if he may lay one), ``cards``
+    the cards he may lay (C-3: legal on the suit led). The table rule and the
+    seat's range are the caller's.
+    """
+    i = seat - 1
+    trick = state["trick"]
+    if seat == state["turn"]:
+        return IllegalAction("your_turn", "It is your turn: play the card."), []
+    if not trick:
+        return IllegalAction("trick_not_begun", "Early play waits until a trick has begun."), []
+    if any(s == seat for s, _ in trick):
+        return IllegalAction("already_played", f"Seat {seat} has played to this trick."), []
+    if state["early"][i] is not None:
+        return IllegalAction("early_already_laid", f"Seat {seat} already has an early card."), []
+    if state["trick_no"] < state["early_from"][i]:
+        return IllegalAction("early_wait", "Three tricks must pass between early plays (H4-X2)."), []
+    return None, playable(state["hands"][i], trick[0][1], state["trump"])
 
 
 class Hokm2(_Hokm):

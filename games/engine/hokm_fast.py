@@ -318,7 +318,9 @@ def from_state(state, seat=None, rng=None) -> FastHokm:
     (1-based) and an ``rng``: that seat's own cards, the public cards (the
     middle card of H4-X1, the rest of a run of H4-X3) where they belong, and
     every card the seat cannot see dealt at random to the others, as many as
-    each holds.
+    each holds. (Picking the middle card up, H4-X1, changes no card's place:
+    the card was in the partner's hand all along; once ``state["middle"]``
+    is None it is dealt like any unseen card.)
     """
     if state["phase"] != "play":
         raise IllegalAction("wrong_phase", "The fast path models the play phase only.")

@@ -61,3 +61,48 @@ def test_two_processes_play_split_tables_and_the_last_line_keeps_its_form(settin
     assert found, last
     tables, moves_s, stalls, errors = int(found[1]), float(found[4]), int(found[9]), int(found[10])
     assert tables == 3 and moves_s > 1 and stalls == 0 and errors == 0, run.stdout[-2000:]
+
+
+BOT_LAG = re.compile(
+    r"^bot_lag tables=(\d+) bot_tables=(\d+): p50_ms=([0-9.]+) p99_ms=([0-9.]+) with_bots_p50_ms=([0-9.]+) "
+    r"with_bots_p99_ms=([0-9.]+) ratio_p50=([0-9.]+) bot_moves=(\d+) errors=(\d+)$"
+)
+
+
+@pytest.mark.timeout(300)
+def test_issue_21_the_bot_lag_bench_runs_bots_beside_people_and_keeps_its_line(settings, tmp_path):
+    """bench/bot_lag.py: the same tables alone, then beside tables of strong bots
+    (their searches run on the Celery worker); the bots' tables must really play."""
+    if not settings.REDIS_URL or not settings.DATABASE_URL:
+        pytest.skip("needs PostgreSQL and Redis")
+    db = settings.DATABASES["default"]
+    name = f"takhteh_botlag_{os.getpid()}"
+    url = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "bench/bot_lag.py",
+            "--tables",
+            "2",
+            "--bot-tables",
+            "2",
+            "--think",
+            "0.1-0.3",
+            "--duration",
+            "5",
+            "--database-url",
+            url,
+            "--redis-url",
+            settings.REDIS_URL,
+            "--logs",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    found = BOT_LAG.match(run.stdout.strip().splitlines()[-1])
+    assert found, run.stdout[-2000:]
+    assert int(found[8]) > 3 and int(found[9]) == 0, run.stdout[-2000:]

@@ -204,7 +204,21 @@ class Player:
         frames = self.page.evaluate("() => (window.takhteh ? window.takhteh.sent.slice() : [])")
         return [f for f in frames if kind is None or f.get("type") == kind]
 
+    def settle(self, timeout_ms: int = 3000) -> None:
+        """Wait until the page's animations and transitions have finished (the
+        endless ones aside), so a screenshot shows where things came to rest."""
+        self.page.evaluate(
+            """(limit) => Promise.race([
+                 Promise.all(document.getAnimations()
+                   .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+                   .map((a) => a.finished.catch(() => null))),
+                 new Promise((done) => setTimeout(done, limit)),
+               ])""",
+            timeout_ms,
+        )
+
     def shot(self, name: str):
+        self.settle()
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
         self.page.screenshot(path=str(path))

@@ -3,8 +3,6 @@ comes back by itself and the state is sent again in full."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from .conftest import DESKTOP, ROOM_URL, wait_until
@@ -31,7 +29,6 @@ def test_a_dropped_connection_shows_a_banner_and_recovers(people):
     banner.wait_for(state="visible", timeout=10000)
     assert page.locator("[data-testid=hand] button.card").count() == 0
     assert page.locator("[data-testid=trump-panel] .suit-btn").count() == 0
-    time.sleep(0.2)
     omid.shot("connection-lost-en-desktop")
 
     # Back online: reconnects by itself, the full state arrives again.

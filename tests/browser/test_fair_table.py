@@ -113,7 +113,6 @@ def test_f3_a_real_browser_verifies_its_deal_and_catches_a_tampered_record(peopl
     assert first["ok"], first
     shown = badge(sara)
     assert shown["state"] == "ok" and verified in shown["text"] and failed not in shown["text"]
-    time.sleep(0.3)
     sara.shot(f"fair-badge-verified-{lang}-{size}")
     match_id = shown["href"].split("/")[2]
     stored = page.evaluate(f"() => JSON.parse(localStorage.getItem('takhteh:fair:{match_id}:1'))")
@@ -125,7 +124,6 @@ def test_f3_a_real_browser_verifies_its_deal_and_catches_a_tampered_record(peopl
     assert not second["ok"] and "deck" in second["failed"], second
     shown = badge(sara)
     assert shown["state"] == "failed" and failed in shown["text"]
-    time.sleep(0.3)
     sara.shot(f"fair-badge-failed-{lang}-{size}")
 
     # The round page re-runs round 1's check from what this browser kept at the table.

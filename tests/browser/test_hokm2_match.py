@@ -60,7 +60,6 @@ def test_hokm_for_two_to_the_end_and_play_again(people):
         progressed = False
         for p, need in zip((ann, ben), needs, strict=True):
             if need == "draft" and p is ben and not drafted_shot:
-                time.sleep(0.25)
                 ben.shot("hokm2-draft-en-phone")
                 drafted_shot = True
             turn += 1
@@ -71,7 +70,6 @@ def test_hokm_for_two_to_the_end_and_play_again(people):
         raise AssertionError("the match did not end")
     assert drafted_shot
 
-    time.sleep(0.3)
     ann.shot("hokm2-match-result-fa-desktop")
     assert ann.page.locator("[data-testid=final-score]").inner_text().strip()
 
@@ -79,7 +77,6 @@ def test_hokm_for_two_to_the_end_and_play_again(people):
     ann.page.locator("[data-testid=rematch]").click()
     ben.page.locator("[data-testid=seat-1].consent").wait_for()
     assert ben.page.locator("[data-testid=rematch-1]").count() == 1
-    time.sleep(0.2)
     ben.shot("hokm2-play-again-en-phone")
     ben.page.locator("[data-testid=rematch]").click()
     for p in (ann, ben):

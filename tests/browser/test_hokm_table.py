@@ -57,7 +57,6 @@ def check_illegal_card_is_inert(player) -> bool:
     assert page.locator("[data-testid=hand] button.card:not(.legal)").count() == 0
     before = len(player.sent("act"))
     card.click(force=True, position={"x": 6, "y": 20})
-    time.sleep(0.15)
     assert len(player.sent("act")) == before
     return True
 
@@ -148,7 +147,6 @@ def test_four_players_play_a_hokm_round(people, browser, site):
             kind = "phone" if p in (carol, dave) else "desktop"
             if need == "trump":
                 if not trump_shot:
-                    time.sleep(0.3)
                     p.shot(f"hokm-trump-choice-{p.lang}-{kind}")
                     trump_shot = True
                 progressed = name_trump(p) or progressed
@@ -163,7 +161,6 @@ def test_four_players_play_a_hokm_round(people, browser, site):
                     played += 1
                     progressed = True
                     if played in (6, 19):
-                        time.sleep(0.35)
                         for q in players:
                             q_kind = "phone" if q in (carol, dave) else "desktop"
                             q.shot(f"hokm-play{played}-{q.lang}-{q_kind}")
@@ -179,7 +176,6 @@ def test_four_players_play_a_hokm_round(people, browser, site):
         raise AssertionError("the round did not end")
 
     result = next(p for p, need in zip(players, needs, strict=True) if need == "round")
-    time.sleep(0.3)
     result.shot(f"hokm-round-result-{result.lang}")
     assert played >= 7 * 4 - 3  # at least seven tricks were played out
     assert illegal_checked, "no player ever held an illegal card while holding a legal one"
@@ -210,7 +206,9 @@ def test_four_players_play_a_hokm_round(people, browser, site):
     alice.page.locator("[data-testid=reactions] [data-reaction=clap]").click()
     # Alice (seat 1) plays just before Bob (seat 2): she sits on his left.
     bob.page.locator("[data-slot=left] [data-testid=reaction-pop]").wait_for()
-    time.sleep(0.3)
+    wait_until(
+        lambda: dave.page.evaluate("() => window.takhteh.app.reactionsHeard || 0"), message="Dave's frame"
+    )
     assert dave.page.locator("[data-testid=reaction-pop]").count() == 0
     # Every seat shows its player as connected.
     for n in range(1, 5):

@@ -4,8 +4,6 @@ the other games (Shelem for two's columns, the bridge bidding box)."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from .conftest import DESKTOP, PHONE, ROOM_URL, digits
@@ -65,7 +63,6 @@ def test_other_games_use_the_same_table(people):
     assert page.locator(".tag-compass").count() == 4
     box = page.locator("[data-testid=call-panel]")
     box.wait_for(timeout=20000)
-    time.sleep(0.2)
     reza.shot("bridge-bidding-en-phone")
     box.locator("[data-call=P]").click()
 
@@ -75,5 +72,4 @@ def test_other_games_use_the_same_table(people):
     page.locator("[data-testid=my-columns]").wait_for(timeout=20000)
     page.locator("[data-testid=their-columns]").wait_for()
     assert page.locator("[data-testid=my-columns] .column").count() == 3
-    time.sleep(0.2)
     reza.shot("shelem2-columns-en-phone")

@@ -4,8 +4,6 @@ taking the widow and putting cards aside by clicking, sars, the first lead
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from .conftest import DESKTOP, PHONE, ROOM_URL, digits, wait_until
@@ -26,7 +24,6 @@ def test_shelem_auction_widow_and_leaving(people):
     assert slider.get_attribute("step") == "5"
     assert int(slider.get_attribute("max")) == 165
     assert int(slider.get_attribute("min")) >= 100
-    time.sleep(0.25)
     sara.shot("shelem-bid-fa-phone")
     slider.focus()
     slider.press("End")
@@ -49,7 +46,6 @@ def test_shelem_auction_widow_and_leaving(people):
             assert confirm.is_disabled()
     assert page.locator("[data-testid=hand] .card.selected").count() == 4
     assert not confirm.is_disabled()
-    time.sleep(0.2)
     sara.shot("shelem-widow-fa-phone")
     chosen = sorted(
         page.locator("[data-testid=hand] .card.selected").evaluate_all("els => els.map(e => e.dataset.card)")
@@ -79,21 +75,17 @@ def test_shelem_auction_widow_and_leaving(people):
     sara.shot("shelem-play-fa-phone")
     # The same table on a desktop, then in English (a reload: the state comes again in full).
     page.set_viewport_size(DESKTOP)
-    time.sleep(0.3)
     sara.shot("shelem-play-fa-desktop")
     sara.context.add_cookies([{"name": "lang", "value": "en", "url": sara.site}])
     page.reload()
     page.locator("[data-testid=hand] .card").first.wait_for()
-    time.sleep(0.3)
     sara.shot("shelem-play-en-desktop")
     page.set_viewport_size(PHONE)
-    time.sleep(0.3)
     sara.shot("shelem-play-en-phone")
 
     # a reaction pops near my avatar; the palette waits eight seconds.
     page.locator("[data-testid=reactions] [data-reaction=tea]").click()
     page.locator("[data-testid=reaction-pop]").first.wait_for()
-    time.sleep(0.35)
     sara.shot("shelem-reaction-fa-phone")
     assert page.locator("[data-testid=reactions] [data-reaction=clap]").is_disabled()
     assert page.locator("[data-testid=reactions] .cooldown").count() == 1

@@ -157,3 +157,38 @@ def test_a_state_frame_carries_exactly_its_announced_fields():
 
     frame = frames.state_frame(FakeMatch(), engine.get("hokm2"), None, [], prev=2)
     assert set(frame) == STATE_FRAME_KEYS
+
+
+@pytest.mark.parametrize("name", sorted(VIEW_KEYS))
+def test_a_trick_has_one_shape_in_every_game(name):
+    """Issue 12: whatever each engine keeps inside, every view shows a trick as
+    [{"seat", "card"}, ...] (the last trick too), and ``trick_won`` carries the
+    winner's ``seat`` and the trick's ``cards``."""
+    game = engine.get(name)
+    seen_trick = seen_last = 0
+    for seed, rules in enumerate(RULES[name]):
+        for state in walk.states(name, rules, seed, limit=1500):
+            for seat in [None, *range(1, game.players + 1)]:
+                view = game.view(state, seat)
+                for entry in view["trick"]:
+                    assert set(entry) == {"seat", "card"}, entry
+                    assert entry["seat"] in range(1, game.players + 1) and isinstance(entry["card"], str)
+                    seen_trick += 1
+                last = view.get("last_trick")
+                if last:
+                    assert last["winner"] in range(1, game.players + 1)
+                    assert all(set(e) == {"seat", "card"} for e in last["cards"]), last
+                    seen_last += 1
+    assert seen_trick and seen_last
+    won = None
+    for state in walk.states(name, RULES[name][0], 0, limit=1500):
+        to_act = game.to_act(state)
+        if not to_act or 0 in to_act:
+            continue
+        seat = min(to_act)
+        _, events = game.apply(state, seat, game.auto_action(state, seat))
+        won = next((e for e in events if e["type"] == "trick_won"), None)
+        if won:
+            break
+    assert won is not None
+    assert won["seat"] in range(1, game.players + 1) and all(isinstance(c, str) for c in won["cards"])

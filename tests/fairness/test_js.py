@@ -26,7 +26,6 @@ from .conftest import fair_round, make_match, seen_by, value_for
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
 class _Quiet(SimpleHTTPRequestHandler):

@@ -350,11 +350,16 @@ def test_c_8_embedded_a_move_before_the_deadline_wins(embedded_mode, alice, bob,
 @pytest.mark.timeout(60)
 async def test_c_8_embedded_lost_timers_are_covered_by_the_sweep(embedded_mode, alice, bob, charlie, dave):
     room, match = await sync_to_async(start_hokm4)(alice, bob, charlie, dave)  # no loop bound: no timer armed
-    await asyncio.sleep(TURN + 2.2)  # past the deadline and the sweep's grace
-    assert not await sync_to_async(auto_moves)(match)
-    moved = await sync_to_async(services.sweep)()
-    assert moved >= 1
-    assert await sync_to_async(auto_moves)(match)
+    # The clock jumps past the deadline and the sweep's grace (the now() seam, no wall-clock wait).
+    assert not await sync_to_async(services.sweep)()  # not yet overdue: nothing played
+    clock.set_now(lambda: time.time() + TURN + 2.2)
+    try:
+        assert not await sync_to_async(auto_moves)(match)
+        moved = await sync_to_async(services.sweep)()
+        assert moved == 1  # the overdue turn only: the next one is not due on the new clock
+        assert len(await sync_to_async(auto_moves)(match)) == 1
+    finally:
+        clock.set_now(None)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -384,8 +389,11 @@ def test_c_8_hokm2_drafting_seats_each_keep_their_own_deadline(transactional_db,
     match.refresh_from_db()
     assert game.to_act(match.state) == {1, 2}
     first = dict(match.deadlines)
-    time.sleep(0.05)
-    services.play(match.pk, {"type": "draft", "take": True}, seat=1, version=match.version)
+    clock.set_now(lambda: time.time() + 1)  # a second later, by the clock seam
+    try:
+        services.play(match.pk, {"type": "draft", "take": True}, seat=1, version=match.version)
+    finally:
+        clock.set_now(None)
     match.refresh_from_db()
     assert match.deadlines["2"] == first["2"]  # seat 2's clock did not restart when seat 1 drafted
     assert match.deadlines["1"] > first["1"]

@@ -32,6 +32,7 @@ ACTIONS = {
     "play": {"card": "AS"},
     "early": {"card": "KD"},
     "take_back": {},
+    "pick_up": {},
     "pass": {},
     "run": {"cards": ["AS", "KS", "QS"]},
     "discard": {"cards": ["2C", "3C", "4C", "5C"]},

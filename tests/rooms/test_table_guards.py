@@ -124,9 +124,9 @@ async def test_two_simultaneous_moves_for_one_turn_apply_exactly_once(connect, a
         await second_tab.pump(0.05)
         if any(f["type"] == "error" for f in player.frames + second_tab.frames):
             break
-    await asyncio.sleep(0.3)
-    await player.pump(0.05)
-    await second_tab.pump(0.05)
+    # The accepted one's state frame reaches both tabs of the player.
+    for conn in (player, second_tab):
+        await conn.wait_for(lambda f: f["type"] == "state" and f["v"] == v_before + 1)
     v_after, _, moves_after = await snapshot(room)
     assert (v_after, moves_after) == (v_before + 1, moves_before + 1)
     errors = [f for f in player.frames + second_tab.frames if f["type"] == "error"]

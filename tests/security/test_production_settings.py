@@ -16,6 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 # (DJANGO_ALLOW_ASYNC_UNSAFE: a test harness may set it; a deployment never does.)
 STRIP = {
+    "CHANNEL_PREFIX",
+    "CACHE_PREFIX",
     "DATABASE_URL",
     "REDIS_URL",
     "DEBUG",

@@ -58,6 +58,7 @@ class App {
     this.reactionsHidden = this.cfg.hideReactions;
     this.reactUntil = 0;
     this.earlyMode = false;
+    this.botLevels = {}; // issue 21: by empty seat, the level its bot will have (default normal)
     setSoundEnabled(this.cfg.sounds);
     this.renderer = new Renderer(this);
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
@@ -173,6 +174,7 @@ class App {
         this.onState(frame);
         break;
       case "reaction":
+        this.reactionsHeard = (this.reactionsHeard || 0) + 1; // shown or not (tests wait on it)
         if (!this.reactionsHidden) this.renderer.popReaction(frame.seat, frame.reaction);
         break;
       case "confirm_leave":
@@ -269,8 +271,9 @@ class App {
     }
     // A turn that comes to me: a light tick (the preference decides).
     const view = this.view;
-    if (view && view.viewer && (view.legal || []).length && previous &&
-        !(previous.view.legal || []).length && soundEnabled()) {
+    // (Only a turn: actions open off one's turn, H4-X1 pick-up and H4-X2 early play, are not one.)
+    const myTurn = (v) => Boolean(v && v.viewer && (v.legal || []).length && (v.to_act || []).includes(v.viewer));
+    if (view && myTurn(view) && previous && !myTurn(previous.view) && soundEnabled()) {
       playSound("turn");
     }
   }

@@ -145,6 +145,11 @@ export function animateEvents(r, events) {
       const mark = app.root.querySelector("[data-testid=trump]");
       if (mark) mark.classList.add("flash");
       r.toast(fmt(gettext("Trump: %(suit)s"), { suit: SUIT_SYMBOL[event.suit] || event.suit }));
+    } else if (event.type === "middle_picked_up") { // H4-X1
+      r.toast(fmt(gettext("%(name)s picked up the middle card."), { name: isolate(app.name(event.seat)) }));
+    } else if (event.type === "run_led") { // H4-X3
+      r.toast(fmt(gettext("%(name)s leads a run: %(cards)s"),
+        { name: isolate(app.name(event.seat)), cards: isolate(event.cards.map((c) => cardText(c)).join(" ")) }));
     } else if (["bid", "passed", "call"].includes(event.type)) {
       const bubble = app.root.querySelector(`.seat[data-seat="${event.seat}"] .bubble`);
       if (bubble) bubble.classList.add("fresh");

@@ -61,7 +61,8 @@ export function buildPanel(r) {
   if (family(view.game) === "bridge" && view.phase === "auction") {
     return { kind: "auction", key: `auction:${(view.calls || []).length}`, el: card("auction", "auction", auctionTable(view)) };
   }
-  if (types.has("early") || types.has("take_back") || types.has("run")) {
+  // (Taking an early card back is done on the card itself, in front of its player: render.js.)
+  if (types.has("early") || types.has("run")) {
     return { kind: "extras", key: `extras:${live}:${app.earlyMode}`, el: extrasPanel(r, legal) };
   }
   return null;
@@ -285,22 +286,21 @@ function callPanel(r, view, legal) {
 }
 
 function extrasPanel(r, legal) {
+  // H4-X2 early play (lay a card face down before one's turn) and H4-X3 runs.
   const { app } = r;
   const parts = [];
   if (legal.some((a) => a.type === "early")) {
     parts.push(h("button.btn.btn-ghost.btn-small", { type: "button", "aria-pressed": app.earlyMode ? "true" : "false",
-      onclick: () => { app.earlyMode = !app.earlyMode; app.render(); } },
+      "data-testid": "early-mode", onclick: () => { app.earlyMode = !app.earlyMode; app.render(); } },
     app.earlyMode ? gettext("Cancel early play") : gettext("Lay a card early")));
+    if (app.earlyMode) parts.push(h("p.muted.extras-hint", null, gettext("Choose the card to lay face down.")));
   }
-  if (legal.some((a) => a.type === "take_back")) {
-    parts.push(h("button.btn.btn-ghost.btn-small", { type: "button", onclick: () => app.act({ type: "take_back" }) },
-      gettext("Take back")));
-  }
-  for (const run of legal.filter((a) => a.type === "run")) {
-    parts.push(h("button.btn.btn-small", { type: "button", onclick: () => app.act({ type: "run", cards: run.cards }) },
-      fmt(gettext("Lead the run %(cards)s"), { cards: run.cards.map((c) => r.cardText(c)).join(" ") })));
-  }
-  return h("div.panel-card.panel-extras", null, parts);
+  legal.filter((a) => a.type === "run").forEach((run, i) => {
+    parts.push(h("button.btn.btn-small", { type: "button", "data-testid": `run-${i}`, "data-cards": run.cards.join(" "),
+      onclick: () => app.act({ type: "run", cards: run.cards }) },
+    fmt(gettext("Lead the run %(cards)s"), { cards: run.cards.map((c) => r.cardText(c)).join(" ") })));
+  });
+  return h("div.panel-card.panel-extras", { "data-testid": "extras-panel" }, parts);
 }
 
 // --- results ------------------------------------------------------------------------

@@ -12,6 +12,19 @@ import { layoutFan } from "./fan.js";
 import { callText, compassName, contractText, family, sideText } from "./games.js";
 
 const POSITIONS = ["top", "left", "right", "bottom"];
+const BOT_LEVELS = ["easy", "normal", "strong"];
+
+/** Issue 21: a bot's level, as the table names it. */
+function botLevelName(level) {
+  return { easy: gettext("Easy bot"), normal: gettext("Normal bot"), strong: gettext("Strong bot") }[level] || level;
+}
+
+/** A small picker of the three bot levels; ``onpick(level)`` on change. */
+function botLevelPicker(current, testid, onpick) {
+  return h("select.level-picker", { "data-testid": testid, "aria-label": gettext("Bot level"),
+    onchange: (e) => onpick(e.target.value) },
+  BOT_LEVELS.map((level) => h("option", { value: level, selected: level === current ? "selected" : null }, botLevelName(level))));
+}
 
 function reactionName(key) {
   return {
@@ -420,6 +433,9 @@ export class Renderer {
       if (fam === "bridge" && view.dummy === n) tags.push(h("span.tag", null, gettext("Dummy")));
     }
     if (app.game === "bridge") tags.unshift(h("span.tag.tag-compass", null, compassName(n)));
+    if (seat.bot && seat.level && !(app.mode === "waiting" && app.isCreator)) {
+      tags.push(h("span.tag.tag-level", { "data-testid": `bot-level-tag-${n}` }, botLevelName(seat.level)));
+    }
     if (app.mode === "waiting" && !empty) {
       if (app.room && seat.user === app.room.creator) tags.push(h("span.tag", null, gettext("Host")));
       else if (seat.ready) tags.push(h("span.tag.tag-ready", { "data-testid": `ready-${n}` }, icon("check"), gettext("Ready")));
@@ -442,14 +458,19 @@ export class Renderer {
           onclick: () => app.sit(n) }, gettext("Take this seat")));
       }
       if (app.isCreator) {
+        // Issue 21: the bot's level is chosen when it is added (and can be changed below).
         actions.push(h("button.btn.btn-ghost.btn-small", { type: "button", "data-testid": `bot-seat-${n}`,
-          onclick: () => app.send({ type: "bot", seat: n, bot: true }) }, icon("bot"), gettext("Fill with a bot")));
+          onclick: () => app.send({ type: "bot", seat: n, bot: true, level: app.botLevels[n] || "normal" }) },
+        icon("bot"), gettext("Fill with a bot")),
+        botLevelPicker(app.botLevels[n] || "normal", `bot-level-${n}`, (level) => { app.botLevels[n] = level; }));
       }
       if (!app.cfg.authenticated) {
         actions.push(h("a.btn.btn-ghost.btn-small", { href: app.cfg.loginUrl }, gettext("Sign in to sit")));
       }
     }
     if (app.mode === "waiting" && seat.bot && app.isCreator) {
+      actions.push(botLevelPicker(seat.level || "normal", `bot-level-${n}`,
+        (level) => app.send({ type: "bot", seat: n, bot: true, level })));
       actions.push(h("button.btn.btn-ghost.btn-small", { type: "button", "data-testid": `unbot-seat-${n}`,
         onclick: () => app.send({ type: "bot", seat: n, bot: false }) }, gettext("Remove the bot")));
     }
@@ -562,11 +583,7 @@ export class Renderer {
     const { app } = this;
     const frame = app.liveFrame;
     this.renderTrick();
-    fill(this.el.middle);
-    if (frame && frame.view.middle) {
-      fill(this.el.middle, cardFace(frame.view.middle, { cls: "small" }),
-        h("span.middle-label", null, gettext("Partner's middle card")));
-    }
+    this.renderMiddle(frame);
     fill(this.el.status, this.statusText());
     const panel = buildPanel(this);
     const key = panel ? panel.key : null;
@@ -588,11 +605,45 @@ export class Renderer {
     if (busy) for (const control of this.el.panel.querySelectorAll("button, input")) control.disabled = true;
   }
 
+  /**
+   * Beside the trick: the partner's face-up middle card (H4-X1) with his pick-up
+   * button, and the cards of a run still to be led (H4-X3), both seen by everyone.
+   */
+  renderMiddle(frame) {
+    const { app } = this;
+    const view = frame && frame.status === "active" ? frame.view : null;
+    const pickUp = app.legalOf("pick_up").length > 0;
+    const run = view && view.run && view.run.cards.length ? view.run : null;
+    const key = JSON.stringify([view && view.middle, pickUp, run, view && view.viewer]);
+    if (key === this.middleKey) return;
+    this.middleKey = key;
+    const parts = [];
+    if (view && view.middle) {
+      parts.push(h("div.middle-group", { "data-testid": "middle-card" },
+        cardFace(view.middle, { cls: "small" }),
+        h("span.middle-label", null, gettext("Partner's middle card")),
+        pickUp ? h("button.btn.btn-small", { type: "button", "data-testid": "pick-up",
+          onclick: () => app.act({ type: "pick_up" }) }, gettext("Pick it up")) : null));
+    }
+    if (run) {
+      const who = run.seat === view.viewer ? gettext("you") : isolate(app.name(run.seat));
+      parts.push(h("div.middle-group.run-left", { "data-testid": "run-left", "data-seat": run.seat },
+        h("span.run-cards", null, run.cards.map((card) => cardFace(card, { cls: "small" }))),
+        h("span.middle-label", null, fmt(gettext("Run of %(name)s: still to lead"), { name: who }))));
+    }
+    fill(this.el.middle, parts);
+  }
+
   renderTrick() {
     const { app } = this;
     const frame = app.liveFrame;
-    const trick = frame && frame.status === "active" ? frame.view.trick || [] : [];
-    const key = JSON.stringify([trick, this.positions, [...app.cutCards], [...app.autoCards]]);
+    const view = frame && frame.status === "active" ? frame.view : null;
+    const trick = view ? view.trick || [] : [];
+    // H4-X2: the seats with a card laid face down (everyone sees its back; its owner sees it).
+    const early = view && view.early ? view.early : [];
+    const mine = view ? view.my_early || null : null;
+    const key = JSON.stringify([trick, this.positions, [...app.cutCards], [...app.autoCards], early, mine,
+      app.legalOf("take_back").length]);
     if (key === this.trickKey) return; // a card sliding in keeps sliding
     this.trickKey = key;
     const seen = {};
@@ -600,6 +651,34 @@ export class Renderer {
       const pos = this.posOf(seat);
       seen[pos] = (seen[pos] || 0) + 1;
       return this.trickCard(card, pos, seen[pos] - 1, seat);
+    });
+    early.forEach((laid, i) => {
+      const seat = i + 1;
+      if (!laid || trick.some((t) => t.seat === seat)) return;
+      const own = seat === view.viewer && mine;
+      const label = own ? fmt(gettext("You laid %(card)s early"), { card: cardLabel(mine) })
+        : fmt(gettext("%(name)s laid a card early"), { name: isolate(app.name(seat)) });
+      let face = cardBack();
+      let tag = gettext("Early");
+      let title = label;
+      if (own) {
+        // His own card, face up and marked, played when his turn comes; a tap takes it back.
+        const back = app.legalOf("take_back").length > 0;
+        title = fmt(gettext("Your %(card)s lies face down; it is played when your turn comes."), { card: cardText(mine) });
+        face = cardFace(mine, { button: back, label: back ? `${label}. ${gettext("Take back")}` : label });
+        if (back) {
+          tag = gettext("Take back");
+          face.dataset.testid = "take-back-card";
+          face.addEventListener("click", (event) => {
+            event.stopPropagation(); // not a tap on the trick (which opens the last trick)
+            app.act({ type: "take_back" });
+          });
+        }
+      }
+      els.push(h("div.tc.early-laid", { class: `pos-${this.posOf(seat)}${own ? " mine" : ""}`,
+        "data-testid": `early-${seat}`, "data-seat": seat, title, "aria-label": own ? null : label,
+        role: own ? null : "img" },
+      face, h("span.early-label", { "aria-hidden": "true" }, tag)));
     });
     fill(this.el.trick, els);
   }
@@ -652,9 +731,19 @@ export class Renderer {
         if (view.game === "bridge" && (view.calls || []).length) {
           return h("div.auction-mini", { "data-testid": "auction-during-play" }, auctionTable(view));
         }
-        return null; // whose turn it is: the ring on the avatar, the clock, the glowing cards
+        return this.earlyWait(view); // else whose turn it is: the ring on the avatar, the clock, the glowing cards
       default: return null;
     }
+  }
+
+  /** H4-X2: the three-trick wait after an early card, shown to its player ("again from trick 6"). */
+  earlyWait(view) {
+    if (!view.rules || !view.rules.early_play || !view.viewer || !view.early_from) return null;
+    const done = (view.score.tricks || []).reduce((a, b) => a + b, 0); // tricks finished this round
+    const from = view.early_from[view.viewer - 1];
+    if (from <= done) return null;
+    return h("p.status-line.early-wait", { "data-testid": "early-wait" },
+      fmt(gettext("You can play early again from trick %(n)s."), { n: num(from + 1) }));
   }
 
   /** H2-6: both players' draft progress by name, the viewer first ("you: 5 of 8 · Sara: 3 of 8"). */
@@ -690,6 +779,7 @@ export class Renderer {
     const discard = app.legalOf("discard")[0];
     const bridgeDummyTurn = app.game === "bridge" && view.next_hand && view.next_hand !== view.viewer;
     const plays = new Set(bridgeDummyTurn ? [] : app.legalOf("play").map((a) => a.card));
+    if (app.earlyMode && !app.choices().some((a) => a.type === "early")) app.earlyMode = false; // H4-X2: laid, or too late
     const early = app.earlyMode ? new Set(app.legalOf("early").map((a) => a.card)) : new Set();
     const widow = new Set(view.widow || []);
     // Rebuild only when something the hand shows has changed (keeps hover and focus steady).
