@@ -376,6 +376,10 @@ TABLE = {
     "DB_THREADS": int(env_str("DB_THREADS", "8")),
     "FRAME_BURST": 40,  # frames a connection may send at once ...
     "FRAME_RATE": 8.0,  # ... and per second after that
+    # H4-X4: the others' time to say no to a tea, and a multiplier of the
+    # narrator's reading time (below 1 only to speed up tests and demos).
+    "TEA_ASK_SECONDS": float(env_str("TEA_ASK_SECONDS", "10")),
+    "TEA_SCALE": float(env_str("TEA_SCALE", "1")),
 }
 # F-4: how long a seat has to send its fingerprint, then its value, before its substitute is used.
 FAIR_WAIT_SECONDS = float(env_str("FAIR_WAIT_SECONDS", "4"))

@@ -75,6 +75,17 @@ MESSAGES = {
     "no_middle_card": _("There is no middle card on the table to pick up."),
     "not_your_card": _("Only the hakem's partner can pick up the middle card."),
     "rubber_over": _("The rubber is over."),
+    # Tea with the narrator (H4-X4, games/tea.py) and throwing things (H4-X5).
+    "tea_time": _("Tea is being served: play resumes when the chapter ends."),
+    "tea_off": _("This table does not play with tea."),
+    "tea_used": _("You have already asked for tea in this match."),
+    "tea_busy": _("A tea is already on its way."),
+    "no_tea": _("Nobody is asking for tea now."),
+    "own_tea": _("It is your own tea: the others answer."),
+    "throw_off": _("This table does not allow throwing things."),
+    "throw_limit": _("At most three throws per trick."),
+    "bad_item": _("That cannot be thrown."),
+    "bad_target": _("Throw at another player of this table."),
 }
 
 

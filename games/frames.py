@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from . import clock
+from . import clock, tea
 
 
 def state_fields(match, game) -> dict:
@@ -29,6 +29,7 @@ def state_fields(match, game) -> dict:
         "turn_seconds": int(match.rules.get("turn_seconds") or 30),
         "result": match.result,
         "leaver": match.leaver_seat,
+        "tea": tea.public(match),  # H4-X4: null unless the room plays with tea
     }
 
 

@@ -30,6 +30,7 @@ class Match(models.Model):
     next_deadline = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     leaver_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    tea = models.JSONField(default=dict, blank=True, help_text=_("H4-X4: the tea's state (games/tea.py)."))
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -34,7 +34,7 @@ from django.db import transaction
 from games import engine
 from games.engine import CHANCE, IllegalAction
 
-from . import clock, fairness, frames
+from . import clock, fairness, frames, tea
 from .bots import bot_action
 from .errors import PlayError
 from .models import Match, Move, Round
@@ -49,7 +49,17 @@ _pace_random = secrets.SystemRandom()  # bots' pauses: nothing to do with the ca
 DEFAULT_TURN_SECONDS = 30
 
 
-PLAY_FIELDS = ["state", "version", "deadlines", "next_deadline", "players", "status", "result", "finished_at"]
+PLAY_FIELDS = [
+    "state",
+    "version",
+    "deadlines",
+    "next_deadline",
+    "players",
+    "status",
+    "result",
+    "finished_at",
+    "tea",  # H4-X4: an agreed tea is poured when a trick is gathered (games/tea.py)
+]
 """What an accepted action may change in the match row (saved alone: issue 13)."""
 
 
@@ -129,6 +139,8 @@ def deal_if_ready(match_id: int) -> Outcome | None:
         game = engine.get(match.game)
         if CHANCE not in game.to_act(match.state):
             return None
+        if tea.paused(match):
+            return None  # H4-X4: the deal waits for the end of the tea (its deadline deals then)
         if game.round_over(match.state):
             last = match.moves.order_by("-seq").values_list("created_at", flat=True).first()
             if last is not None and clock.now() < last.timestamp() + float(settings.TABLE["ROUND_PAUSE"]):
@@ -178,6 +190,8 @@ def play(
             seat = own
         if seat is None:
             raise PlayError("not_seated")
+        if tea.paused(match):
+            raise PlayError("tea_time")  # H4-X4: nothing is played while the narrator speaks
         game = engine.get(match.game)
         if version is not None and version != match.version:
             _check_concurrent(match, game, seat, version)
@@ -199,6 +213,7 @@ def _accept(
     # H4-X1: picking the middle card up is no move of the turn; every clock runs on, the picker's too.
     kept = match.deadlines if action.get("type") == "pick_up" else _others(match.deadlines, seat)
     _set_deadlines(match, game, previous=kept)
+    events = tea.after_action(match, game, events)  # H4-X4: an agreed tea begins after the trick
     match.save(update_fields=PLAY_FIELDS)
     built = _commit(match, game, events, prev)
     return Outcome(match.pk, match.version, events, built)
@@ -212,6 +227,8 @@ def _check_concurrent(match: Match, game, seat: int, version: int) -> None:
     no deal came between. The engine still checks the action itself."""
     if version > match.version or version < 0:
         raise PlayError("stale_version")
+    if not match.moves.filter(seq__gt=version).exists():
+        return  # H4-X4: only the tea moved the version since; the table is as he saw it
     to_act = game.to_act(match.state) - {CHANCE}
     alone_to_act = to_act == {seat}
     if alone_to_act or not to_act:
@@ -381,6 +398,9 @@ def expire(match_id: int, version: int) -> Outcome | None:
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status != Match.Status.ACTIVE or match.version != version:
             return None
+        if tea.due(match):  # H4-X4: the ten seconds, or the chapter, are over
+            game = engine.get(match.game)
+            return _tea_changed(match, game, tea.on_due(match, game, _set_deadlines))
         due = _due_seat(match)
         if due is None:
             # Early (a clock that fired ahead of time): re-arm for the real deadline.
@@ -424,6 +444,36 @@ def _due_seat(match: Match, now: float | None = None):
     if seat == CHANCE:
         return seat, Move.Actor.DEALER
     return seat, Move.Actor.BOT if _is_bot(match, seat) else Move.Actor.CLOCK
+
+
+# --- tea with the narrator (H4-X4, games/tea.py) ----------------------------------------
+
+
+def tea_say(match_id: int, user, what: str) -> Outcome:
+    """A player asks for tea, says yes or no to one, or presses continue.
+    One transaction; raises PlayError (nothing changed) when refused."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise PlayError("no_match")
+        if match.status != Match.Status.ACTIVE:
+            raise PlayError("match_over")
+        seat = match.seat_of_user(user.pk)
+        if seat is None:
+            raise PlayError("not_seated")
+        game = engine.get(match.game)
+        events = tea.decide(match, seat, what, game, _set_deadlines)
+        return _tea_changed(match, game, events)
+
+
+def _tea_changed(match: Match, game, events: list) -> Outcome:
+    """A tea change is a version of its own (one state frame), with no move."""
+    prev = match.version
+    match.version += 1
+    tea.fit_deadline(match)
+    match.save(update_fields=tea.TEA_FIELDS)
+    built = _commit(match, game, events, prev)
+    return Outcome(match.pk, match.version, events, built)
 
 
 # --- after commit ---------------------------------------------------------------------

@@ -7,6 +7,10 @@ action back, so what it writes commits together with the move):
   after a confirmed leave, L-3). The ledger records it; rooms frees the room.
 - ``seats_swapped(match, a, b)``: H4-X6 moved two players; rooms moves them
   in its seats too.
+- ``tea_poured(match)``: H4-X4, the table's tea begins; a receiver (rooms,
+  which keeps the room's story) answers ``{"chapter": n, "seconds": s}``:
+  the chapter the narrator tells and its reading time, which becomes the
+  pause's server-enforced length (games/tea.py).
 
 After the transaction committed (never inside it):
 
@@ -26,3 +30,4 @@ match_ended = Signal()
 seats_swapped = Signal()
 version_committed = Signal()
 fair_changed = Signal()
+tea_poured = Signal()

@@ -207,3 +207,9 @@ def presence_changed(room: Room, force: bool = False, snapshot: dict | None = No
 
 def reaction(room_id: int, seat: int, reaction: str) -> None:
     _send([(table_group(room_id), {"type": "table.reaction", "seat": seat, "reaction": reaction})])
+
+
+def thrown(room_id: int, item: str, target: int) -> None:
+    """H4-X5: something flew at ``target``'s face. The message names the item
+    and the target only, never the thrower (nor his seat, user or connection)."""
+    _send([(table_group(room_id), {"type": "table.throw", "item": item, "target": target})])

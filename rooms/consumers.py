@@ -54,6 +54,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     in_public: bool = False
     frame_at: float = 0.0  # when the last state frame reached this connection (monotonic)
     last_v: int | None = None
+    hide_reactions: bool = False  # R-5 / H4-X5: this viewer hides reactions, throws too
 
     async def dispatch(self, message):
         """Channels' dispatch without its per-message database clean-up hop
@@ -81,6 +82,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.room_id = hello["room_id"]
         self.language = hello["language"]
+        self.hide_reactions = hello.get("hide_reactions", False)
         layer = self.channel_layer
         await layer.group_add(broadcast.table_group(self.room_id), self.channel_name)
         if self.uid is not None:
@@ -180,7 +182,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             player = own is not None
             state = frames.state_frame(match, engine.get(match.game), own, full=True)
             fair = self._fair_waiting(match)
+        profile = getattr(self.user, "profile", None) if self.authenticated else None
         return {
+            "hide_reactions": bool(profile and profile.hide_reactions),
             "room_id": room.pk,
             "language": self._language(),
             "room": snapshot,
@@ -444,6 +448,41 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_reaction(self, message):
         await self.send_json({"type": "reaction", "seat": message["seat"], "reaction": message["reaction"]})
+
+    # --- tea with the narrator (H4-X4) and throwing things (H4-X5) ---------------------
+
+    async def on_tea(self, frame):
+        """Ask for tea, say yes or no to another's, or press continue (games/tea.py)."""
+        self._need_user()
+        outcome = await self._run(self._tea, frame.say)
+        await self.send_json(
+            {"type": "ack", "ref": frame.ref, "match": outcome.match_id, "v": outcome.version}
+        )
+
+    def _tea(self, what: str):
+        match_id = (
+            Match.objects.filter(room_id=self.room_id, status=Match.Status.ACTIVE)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if match_id is None:
+            raise PlayError("no_match")
+        return play_service.tea_say(match_id, self.user, what)
+
+    async def on_throw(self, frame):
+        """H4-X5: no answer of its own when accepted (the thrower gets the same
+        ``throw`` frame as everyone else); a refusal is an error to him alone."""
+        self._need_user()
+        await self._run(self._room_action, room_service.throw, frame.item, frame.target)
+
+    async def on_hide_reactions(self, frame):
+        """R-5: the viewer's eye; while hidden, throws are not sent to this connection at all."""
+        self.hide_reactions = frame.hide
+
+    async def table_throw(self, message):
+        if self.hide_reactions:
+            return
+        await self.send_json({"type": "throw", "item": message["item"], "target": message["target"]})
 
     async def user_close(self, message):
         """Signed out or deactivated elsewhere: this socket must not act for him any more."""

@@ -19,6 +19,8 @@ RULE_LABELS = {
     "early_play": _("Early play (lay a card before your turn)"),
     "lead_run": _("Leading a run (A-K-Q together)"),
     "ace_partners": _("Partners by ace draw"),
+    "tea": _("Tea with the narrator (once per match each)"),
+    "throwing": _("Throwing things (at most 3 per trick)"),
     "jokers": _("Jokers (54 cards, widow of 6)"),
     "cap": _("Match ends at"),
     "lead": _("…or when a side leads by"),

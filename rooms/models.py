@@ -32,6 +32,9 @@ class Room(models.Model):
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
     is_private = models.BooleanField(_("private (link only)"), default=False)
+    story_next = models.PositiveSmallIntegerField(
+        default=1, help_text=_("H4-X4: the chapter the narrator tells at this table's next tea.")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -203,13 +203,73 @@ class FairReveal(_Shape):
     ref: Ref = None
 
 
-FRAMES = (Ping, Sync, Act, React, Sit, Stand, Ready, Bot, Start, Rematch, Leave, FairCommit, FairReveal)
+# --- tea with the narrator (H4-X4) and throwing things (H4-X5) -------------------------
+
+
+class Tea(_Shape):
+    """H4-X4: ask for tea once per match, say yes or no to another's, or press continue."""
+
+    type: Literal["tea"]
+    say: Literal["ask", "yes", "no", "continue"]
+    ref: Ref = None
+
+
+class Throw(_Shape):
+    """H4-X5: throw ``item`` at the face of the player in seat ``target``."""
+
+    type: Literal["throw"]
+    item: Annotated[StrictStr, Field(max_length=16)]
+    target: Seat
+    ref: Ref = None
+
+
+class HideReactions(_Shape):
+    """R-5: this connection hides (or shows again) reactions; hidden, it gets no throws."""
+
+    type: Literal["hide_reactions"]
+    hide: StrictBool
+    ref: Ref = None
+
+
+FRAMES = (
+    Ping,
+    Sync,
+    Act,
+    React,
+    Sit,
+    Stand,
+    Ready,
+    Bot,
+    Start,
+    Rematch,
+    Leave,
+    FairCommit,
+    FairReveal,
+    Tea,
+    Throw,
+    HideReactions,
+)
 """Every client frame type, in the order docs/protocol.md lists them."""
 
 TYPES = {model.model_fields["type"].annotation.__args__[0]: model for model in FRAMES}
 
 ClientFrame = Annotated[
-    Ping | Sync | Act | React | Sit | Stand | Ready | Bot | Start | Rematch | Leave | FairCommit | FairReveal,
+    Ping
+    | Sync
+    | Act
+    | React
+    | Sit
+    | Stand
+    | Ready
+    | Bot
+    | Start
+    | Rematch
+    | Leave
+    | FairCommit
+    | FairReveal
+    | Tea
+    | Throw
+    | HideReactions,
     Field(discriminator="type"),
 ]
 _adapter = TypeAdapter(ClientFrame)

@@ -6,10 +6,14 @@ Each action is one transaction with the room row locked (`check_*` then
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games import services as play_service
@@ -19,7 +23,7 @@ from games.models import Match
 from leaderboard.families import family_of
 from leaderboard.ledger import LEAVE_PENALTY
 
-from . import broadcast
+from . import broadcast, story
 from .models import Room, Seat
 
 REACTIONS = {
@@ -53,6 +57,13 @@ def table_constants() -> dict:
         "reaction_ms": int(reaction_seconds() * 1000),
         "leave_points": {family: abs(points) for family, points in LEAVE_PENALTY.items()},
         "heartbeat_ms": int(float(settings.TABLE["HEARTBEAT_SECONDS"]) * 1000),
+        # H4-X5: what may be thrown, drawn and named by the table (the page's language).
+        "throw_items": {
+            key: {"emoji": emoji, "label": str(THROW_LABELS[key])} for key, emoji in THROW_ITEMS.items()
+        },
+        "throws_per_trick": THROWS_PER_TRICK,
+        # H4-X4: the narrator's chapters in the page's language (a state frame names the one told).
+        "story": story.chapters(),
     }
 
 
@@ -326,3 +337,67 @@ def practice(user, game: str) -> Room:
         seats = list(Seat.objects.select_related("user").filter(room=room).order_by("number"))
         _begin(room, seats)
     return room
+
+
+# --- throwing things (H4-X5) ---------------------------------------------------------
+
+THROW_ITEMS = {
+    "tomato": "\U0001f345",
+    "slipper": "\U0001fa74",
+    "rose": "\U0001f339",
+    "egg": "\U0001f95a",
+    "flower": "\U0001f33c",
+    "shoe": "\U0001f45e",
+}
+"""H4-X5: what a player may throw, and the emoji the table draws for it."""
+
+THROW_LABELS = {
+    "tomato": _("Tomato"),
+    "slipper": _("Slipper"),
+    "rose": _("Rose"),
+    "egg": _("Egg"),
+    "flower": _("Flower"),
+    "shoe": _("Shoe"),
+}
+
+THROWS_PER_TRICK = 3
+"""H4-X5: at most three throws per player per trick (between tricks: towards the next one)."""
+
+
+def _thrower_key(match: Match, user) -> str:
+    """The counter of one player's throws in the current trick. Keyed by a
+    keyed hash of the user, so not even the cache holds who threw."""
+    state = match.state or {}
+    trick = f"{state.get('round', 0)}.{state.get('trick_no', 0)}"
+    who = hmac.new(settings.SECRET_KEY.encode(), f"throw:{user.pk}".encode(), hashlib.sha256).hexdigest()[:24]
+    # The match's start as well as its id: a database made again (tests, a restore) reuses ids.
+    return f"throw:{match.pk}.{match.started_at.timestamp():.0f}:{trick}:{who}"
+
+
+def throw(room: Room, user, item: str, target: int) -> None:
+    """H4-X5: throw ``item`` at ``target``'s face. Everyone at the table sees it
+    hit; the broadcast names the item and the target, never the thrower."""
+    if item not in THROW_ITEMS:
+        raise PlayError("bad_item")
+    match = (
+        Match.objects.filter(room_id=room.pk, status=Match.Status.ACTIVE)
+        .only("pk", "rules", "players", "state", "status", "started_at")
+        .order_by("-id")
+        .first()
+    )
+    if match is None:
+        raise PlayError("no_match")
+    if not (match.rules or {}).get("throwing"):
+        raise PlayError("throw_off")
+    seat = match.seat_of_user(user.pk)
+    if seat is None:
+        raise PlayError("spectator")
+    if target == seat or match.player_at(target) is None:
+        raise PlayError("bad_target")
+    if any(guard(user) for guard in REACTION_GUARDS):
+        raise PlayError("muted")
+    key = _thrower_key(match, user)
+    cache.add(key, 0, timeout=3600)
+    if cache.incr(key) > THROWS_PER_TRICK:  # atomic in Redis: a burst cannot slip past the limit
+        raise PlayError("throw_limit")
+    broadcast.thrown(room.pk, item, target)

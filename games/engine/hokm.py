@@ -59,6 +59,13 @@ from .tricks import overtakes_by_cut, playable, winning_index
 TRICKS_TO_WIN = 7  # H4-4, H2-1
 
 _BOOL = [False, True]
+
+TABLE_RULES = {
+    "tea": {"choices": _BOOL, "default": False},  # H4-X4: tea with the narrator
+    "throwing": {"choices": _BOOL, "default": False},  # H4-X5: throwing things
+}
+"""Table rules the platform alone plays (games/tea.py, rooms' throws): the
+engine only validates them, and its views leave them out (they change no card)."""
 _SUIT_SET = frozenset(SUITS)  # not `in SUITS`: "SH" is a substring of "SHDC"
 
 
@@ -437,7 +444,7 @@ class _Hokm(Game):
             "last_result": dict(state["last_result"]) if state["last_result"] else None,
             "past_tricks": [_copy_last_trick(t) for t in state.get("past_tricks", [])],
             "result": self.result(state),
-            "rules": dict(rules),
+            "rules": {k: v for k, v in rules.items() if k not in TABLE_RULES},
         }
         self._view_extra(state, seat, v)
         return v
@@ -539,6 +546,7 @@ class Hokm4(_Hokm):
         "lead_run": {"choices": _BOOL, "default": False},
         "ace_partners": {"choices": _BOOL, "default": False},
         "turn_seconds": {"choices": [10, 20, 30, 60], "default": 30},
+        **TABLE_RULES,
     }
 
     def _extra_state(self) -> dict:
@@ -817,6 +825,7 @@ class Hokm2(_Hokm):
         "target": {"choices": [3, 5, 7], "default": 7},
         "kot": {"choices": _BOOL, "default": False},
         "turn_seconds": {"choices": [10, 20, 30, 60], "default": 30},
+        **TABLE_RULES,
     }
 
     def _extra_state(self) -> dict:

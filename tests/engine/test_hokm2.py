@@ -332,7 +332,13 @@ def test_hokm2_illegal_actions_raise_and_change_nothing():
     h2raises("bad_deck", fresh, CHANCE, {"type": "draw", "deck": list(DECK52) + ["RJ"]})
     with pytest.raises(IllegalAction):
         H2.validate_rules({"middle_card": True})
-    assert H2.validate_rules({}) == {"target": 7, "kot": False, "turn_seconds": 30}
+    assert H2.validate_rules({}) == {
+        "target": 7,
+        "kot": False,
+        "turn_seconds": 30,
+        "tea": False,
+        "throwing": False,
+    }
 
 
 def test_hokm2_auto_action_drafts_high_cards_and_trumps():

@@ -717,6 +717,8 @@ def test_validate_rules_fills_defaults_and_refuses_unknown_keys_or_values():
         "lead_run": False,
         "ace_partners": False,
         "turn_seconds": 30,
+        "tea": False,  # H4-X4, off unless the room turns it on
+        "throwing": False,  # H4-X5, likewise
     }
     assert H4.validate_rules({"target": 3, "turn_seconds": 10})["target"] == 3
     for bad in ({"target": 4}, {"target": True}, {"kot": 1}, {"colour": "red"}, {"turn_seconds": 45}):

@@ -117,6 +117,7 @@ STATE_FRAME_KEYS = {
     "result",
     "leaver",
     "full",
+    "tea",  # H4-X4: null unless the room plays with tea (games/tea.py public: no hidden card)
 }
 RULES = {
     "hokm4": [{}, {"early_play": True, "lead_run": True}, {"ace_partners": True}],

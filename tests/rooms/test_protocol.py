@@ -27,6 +27,9 @@ VALID = {
     "start": {"type": "start"},
     "rematch": {"type": "rematch", "agree": True},
     "leave": {"type": "leave", "confirm": True},
+    "tea": {"type": "tea", "say": "ask"},  # H4-X4
+    "throw": {"type": "throw", "item": "tomato", "target": 2},  # H4-X5
+    "hide_reactions": {"type": "hide_reactions", "hide": True},
 }
 ACTIONS = {
     "play": {"card": "AS"},

@@ -8,6 +8,8 @@ import { TableSocket } from "./socket.js";
 import { botName } from "./names.js";
 import { Renderer } from "./render.js";
 import { FairTable } from "./fair.js";
+import { TeaTable } from "./tea.js"; // H4-X4
+import { Throws } from "./throws.js"; // H4-X5
 
 const ROUND_BANNER_MS = 3500;
 const ROUND_BANNER_DELAY_MS = 800;
@@ -61,6 +63,8 @@ class App {
     this.botLevels = {}; // issue 21: by empty seat, the level its bot will have (default normal)
     setSoundEnabled(this.cfg.sounds);
     this.renderer = new Renderer(this);
+    this.tea = new TeaTable(this); // H4-X4: tea with the narrator
+    this.throws = new Throws(this); // H4-X5: throwing things
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
     this.socket = new TableSocket(`${scheme}://${window.location.host}${this.cfg.wsPath}`, {
       onFrame: (frame) => this.onFrame(frame),
@@ -72,7 +76,10 @@ class App {
     window.takhteh = { app: this, sent: this.socket.sent };
     this.render();
     this.socket.connect();
-    this.ticker = setInterval(() => this.renderer.tick(), 250);
+    this.ticker = setInterval(() => {
+      this.renderer.tick();
+      this.tea.tick();
+    }, 250);
   }
 
   // --- what the page knows ------------------------------------------------
@@ -159,6 +166,10 @@ class App {
 
   onStatus(status) {
     if (status !== "open") this.pending = null;
+    // The eye, toggled on this page, is told to a new connection too (H4-X5: no throws while hidden).
+    if (status === "open" && this.reactionsHidden !== this.cfg.hideReactions) {
+      this.socket.send({ type: "hide_reactions", hide: this.reactionsHidden });
+    }
     this.render();
   }
 
@@ -176,6 +187,9 @@ class App {
       case "reaction":
         this.reactionsHeard = (this.reactionsHeard || 0) + 1; // shown or not (tests wait on it)
         if (!this.reactionsHidden) this.renderer.popReaction(frame.seat, frame.reaction);
+        break;
+      case "throw":
+        this.throws.onThrow(frame); // H4-X5
         break;
       case "confirm_leave":
         this.renderer.openLeaveDialog(frame.cost, frame.points);
@@ -231,6 +245,7 @@ class App {
     if (animate) for (const e of events) if (e.type === "card_played" && e.cut) this.cutCards.add(e.card);
     if (frame.view.phase !== "discard") this.discardSel.clear();
     this.render({ animate, events });
+    this.tea.onState(frame, events); // H4-X4
   }
 
   /** Ask the server for the room and the full state again (a missed version). */
@@ -338,12 +353,14 @@ class App {
 
   toggleReactions() {
     this.reactionsHidden = !this.reactionsHidden;
+    this.send({ type: "hide_reactions", hide: this.reactionsHidden }); // throws too (H4-X5)
     this.renderer.clearReactions();
     this.render();
   }
 
   render(ctx = {}) {
     this.renderer.render(ctx);
+    if (this.tea) this.tea.render(); // H4-X4
   }
 }
 

@@ -902,6 +902,9 @@ export class Renderer {
       }
       parts.push(h("div.visitor-note", { "data-testid": "visitor-note" }, note));
     }
+    // H4-X4, H4-X5: ask for tea, throw something (tea.js, throws.js).
+    if (app.tea) parts.push(...app.tea.footControls());
+    if (app.throws) parts.push(...app.throws.footControls());
     if (app.room) {
       // each viewer may hide reactions for himself (the eye).
       const hidden = app.reactionsHidden;
@@ -929,7 +932,8 @@ export class Renderer {
     }
     const key = JSON.stringify([seated, app.mode, Math.ceil(Math.max(0, app.reactUntil - Date.now()) / 1000),
       app.connected, app.cfg.authenticated, app.reactionsHidden, soundEnabled(), fastPlay(),
-      app.room && app.room.seats.map((s) => Boolean(s.user || s.bot))]);
+      app.room && app.room.seats.map((s) => Boolean(s.user || s.bot)),
+      app.tea && app.tea.footKey(), app.throws && app.throws.footKey()]);
     if (key === this.footKey) return;
     this.footKey = key;
     fill(foot, parts);
