@@ -59,7 +59,77 @@ def state_frame(
         server_time=int(clock.now() * 1000),
         full=full,
     )
+    if full:
+        frame["rounds"] = past_rounds(match)
     return frame
+
+
+# --- rounds: the match's finished rounds on a full frame (issue 15, the score sheet) ---------
+#
+# A page that opens a table mid-match (a late joiner, a reload, a spectator)
+# sees every round of the sheet, not only those it saw end. Read from the
+# database: the match's Round rows and the move log's events of the move that
+# dealt and the move that ended each round. Everything here was announced to
+# the whole table when it happened (public events), so every viewer class
+# gets the same list. Only full frames carry it (a database read, outside the
+# play path's transaction); the live frames' views carry the last round's
+# result, from which a page adds the rounds it sees end.
+
+SCORED = {"round_won": "hokm", "round_scored": "shelem", "deal_scored": "bridge"}
+
+
+def past_rounds(match) -> list[dict]:
+    """The finished rounds of ``match``, oldest first, one dict each, in the
+    shape of the views' last round's result (docs/protocol.md, "rounds"):
+
+    - hokm: ``round, hakem, winner, tricks, points, kot, score`` (rounds won after it)
+    - shelem: ``round, bidder, bid, sars, trump, points, score, totals``
+    - bridge: ``round, passed_out, contract, tricks, honours, entries, totals``
+      (both columns added up after the deal); a passed-out deal ``round, passed_out``.
+    """
+    closed = list(
+        match.rounds.filter(last_seq__isnull=False)
+        .order_by("number")
+        .values_list("number", "first_seq", "last_seq")
+    )
+    if not closed:
+        return []
+    seqs = {seq for _, first, last in closed for seq in (first, last)}
+    events = dict(match.moves.filter(seq__in=seqs).values_list("seq", "events"))
+    rows = []
+    totals = [0, 0]  # bridge: the sheet's two columns so far (B-10)
+    for number, first, last in closed:
+        dealt = next((e for e in events.get(first) or [] if e.get("type") == "dealt"), {})
+        number = dealt.get("round", number)
+        ended = events.get(last) or []
+        scored = next((e for e in ended if e.get("type") in SCORED), None)
+        if scored is None:
+            if any(e.get("type") == "passed_out" for e in ended):  # B-2
+                rows.append({"round": number, "passed_out": True})
+            continue
+        kind = SCORED[scored["type"]]
+        if kind == "hokm":
+            rows.append(
+                {
+                    "round": number,
+                    "hakem": dealt.get("hakem"),
+                    "winner": scored["team"],
+                    "tricks": list(scored["tricks"]),
+                    "points": scored["points"],
+                    "kot": scored["kot"],
+                    "score": list(scored["score"]),
+                }
+            )
+        elif kind == "shelem":
+            rows.append({k: v for k, v in scored.items() if k != "type"})
+        else:
+            for entry in scored["entries"]:
+                totals[entry["team"]] += entry["points"]
+            rows.append({**{k: v for k, v in scored.items() if k != "type"}, "totals": list(totals)})
+    return rows
+
+
+# --- end of rounds ----------------------------------------------------------------------------
 
 
 def dumps(frame: dict) -> str:

@@ -29,6 +29,9 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 DB_NAME = os.environ.get("BROWSER_DB_NAME") or f"takhteh_browser_{os.getpid()}"
 DEFAULT_DATABASE_URL = "postgres://takhteh:takhteh@127.0.0.1:5432/takhteh"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+# Redis pub/sub (the channel layer) ignores the database number: two runs on one
+# Redis would hear each other's room broadcasts unless their prefixes differ.
+CHANNEL_PREFIX = os.environ.get("BROWSER_CHANNEL_PREFIX") or f"t-{DB_NAME}"
 PASSWORD = "Card-table-2026!"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
@@ -96,6 +99,7 @@ def site(tmp_path_factory):
         "DATABASE_URL": db_url,
         "REDIS_URL": os.environ.get("REDIS_URL", DEFAULT_REDIS_URL),
         "CACHE_PREFIX": "browser",
+        "CHANNEL_PREFIX": CHANNEL_PREFIX,
         "DEADLINES": "inprocess",
         "BOT_DELAY": "0.2",
         "BOT_LEVEL": "easy",

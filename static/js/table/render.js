@@ -509,31 +509,56 @@ export class Renderer {
 
   /**
    * S2-6: the card under a used column turns only once the trick has been gathered.
-   * The frame that ends a trick already shows it; until the held trick leaves the
-   * felt, a column whose top changed in that frame shows a card back instead.
+   * The frame that ends a trick already shows it; until the held trick has left the
+   * felt, a column whose top changed in that frame shows a card back instead. The
+   * turn waits for the gathered cards to be gone, not for a clock of its own (a busy
+   * page's timers drift: the card must never turn while the four cards still show).
    */
   holdColumns(frame, ctx) {
     const view = frame ? frame.view : null;
     const seen = this.columnsSeen;
     if (!view || !view.columns) {
       this.columnsSeen = null;
+      this.heldColumns = null;
       return;
     }
     if (seen && seen.v !== frame.v) {
       if (ctx.animate && (ctx.events || []).some((e) => e.type === "trick_won")) {
-        const wait = holdMs() + 320;
-        this.heldColumns = { columns: seen.columns, until: Date.now() + wait };
-        setTimeout(() => this.render(), wait + 20);
+        this.heldColumns = { columns: seen.columns, until: Date.now() + holdMs() + 320 };
+        this.awaitGather();
       }
     }
     this.columnsSeen = { v: frame.v, columns: JSON.parse(JSON.stringify(view.columns)) };
+  }
+
+  /** The columns as they were before the trick ended, while that trick is still on the felt (else null). */
+  columnsHeld() {
+    const held = this.heldColumns;
+    if (!held) return null;
+    return Date.now() < held.until || this.el.gather.childElementCount > 0 ? held.columns : null;
+  }
+
+  /** Turn the held columns as soon as the gathered trick is gone. */
+  awaitGather() {
+    clearTimeout(this.gatherWait);
+    const check = () => {
+      if (!this.heldColumns) return;
+      if (this.columnsHeld()) {
+        this.gatherWait = setTimeout(check, 50);
+        return;
+      }
+      this.heldColumns = null;
+      this.render();
+    };
+    this.gatherWait = setTimeout(check, holdMs() + 340);
   }
 
   columnsEl(seat, mine) {
     const { app } = this;
     const view = app.liveFrame.view;
     const cols = view.columns[seat - 1] || [];
-    const held = this.heldColumns && Date.now() < this.heldColumns.until ? this.heldColumns.columns[seat - 1] || [] : null;
+    const heldAll = this.columnsHeld();
+    const held = heldAll ? heldAll[seat - 1] || [] : null;
     const waiting = (i) => Boolean(held && cols[i] && cols[i].top && (!held[i] || held[i].top !== cols[i].top));
     const legal = mine ? new Set(app.legalOf("play").map((a) => a.card)) : new Set();
     return h("div.columns", { class: mine ? "mine" : "theirs", "data-testid": mine ? "my-columns" : "their-columns" },

@@ -39,12 +39,14 @@ export function dealWords(res) {
   return gains.length ? `${head}: ${gains.join(", ")}` : head;
 }
 
+// The number is isolated left-to-right inside its cell; the cell itself keeps the
+// page's direction, so the line between the two columns stays between them in RTL.
 function cell(entry, team) {
   if (!entry) return h("td", { "data-team": team }, "");
   return h("td", {
     "data-team": team, "data-deal": entry.deal, "data-kind": entry.kind, "data-points": entry.points,
-    class: `kind-${entry.kind}`, title: kindText(entry.kind), dir: "ltr",
-  }, num(entry.points));
+    class: `kind-${entry.kind}`, title: kindText(entry.kind),
+  }, h("bdi", { dir: "ltr" }, num(entry.points)));
 }
 
 function rows(lists, line, cls, game = null) {
@@ -90,7 +92,7 @@ export function rubberSheetEl(sheet, sides, spectator) {
   const totals = pick(sheet.totals);
   const over = sheet.winner !== null && sheet.winner !== undefined;
   const foot = [h("tr.totals", { "data-testid": "rubber-totals" },
-    totals.map((t, i) => h("td", { "data-team": order[i], "data-total": t, dir: "ltr" }, score(t))))];
+    totals.map((t, i) => h("td", { "data-team": order[i], "data-total": t }, h("bdi", { dir: "ltr" }, score(t)))))];
   const games = pick(sheet.games);
   foot.push(h("tr.games", null, h("td", { colspan: 2 }, fmt(gettext("Games: %(a)s – %(b)s"),
     { a: num(games[0]), b: num(games[1]) }))));

@@ -1,31 +1,20 @@
 // The score sheet (issue 15): one row per round of the match, open beside the
-// table at any time. Built from what the page receives: each state frame's
-// view holds the last round's result (Hokm and Bridge `last_result`, Shelem
-// `score.last_result`); the rows are kept for the match in this tab's
-// session storage, so a reload keeps them. Rounds played before this page
-// first saw the match are not known to it (the sheet says so).
+// table at any time. A full state frame (on connect, after a reload or a
+// sync) carries every finished round of the match (`rounds`, read from the
+// database: docs/protocol.md), so a late joiner, a returning player and a
+// spectator see the whole sheet; each live frame's view holds the last
+// round's result (Hokm and Bridge `last_result`, Shelem `score.last_result`),
+// in the same shape, from which the rounds seen ending here are added.
 import { fill, h } from "./dom.js";
 import { gettext, num, score, signed } from "./i18n.js";
 import { family } from "./games.js";
 import { dealWords, rubberSheetEl } from "./rubber.js";
 
-const KEY = "takhteh.sheet.";
-
-function load(match) {
-  try {
-    const rows = JSON.parse(window.sessionStorage.getItem(KEY + match) || "[]");
-    return new Map(rows.map((row) => [row.round, row]));
-  } catch (err) {
-    return new Map();
-  }
-}
-
-function save(match, rows) {
-  try {
-    window.sessionStorage.setItem(KEY + match, JSON.stringify([...rows.values()]));
-  } catch (err) {
-    /* storage full or off: the rows stay in this page */
-  }
+/** A round's standing after it, as the sheet's last columns show it. */
+function after(fam, row, view) {
+  if (fam === "hokm") return row.score ? [...row.score] : [...view.score.rounds];
+  if (fam === "bridge") return row.totals ? [...row.totals] : [...view.score.totals];
+  return row.totals;
 }
 
 export class ScoreSheet {
@@ -38,31 +27,28 @@ export class ScoreSheet {
     this.key = null;
   }
 
-  /** Take the last round's result of this frame into the sheet. */
+  /** Take this frame's rounds into the sheet: all of them from a full frame, else the last one. */
   note(frame) {
     if (!frame || !frame.view) return;
-    if (frame.match !== this.match) {
-      this.match = frame.match;
-      this.rows = load(frame.match);
-    }
     const view = frame.view;
     const fam = family(view.game);
-    // A frame that carries the whole match's rounds (`rounds`, when the server sends it) fills the sheet at once.
+    if (frame.match !== this.match) {
+      this.match = frame.match;
+      this.rows = new Map();
+      this.primed = false;
+    }
+    // A full frame brings the match's rounds as the database has them: the sheet is those.
     if (Array.isArray(frame.rounds)) {
-      for (const row of frame.rounds) if (row && row.round && !this.rows.has(row.round)) this.rows.set(row.round, { ...row, after: row.after || row.totals || row.score });
+      this.rows = new Map(frame.rounds.filter((row) => row && row.round)
+        .map((row) => [row.round, { ...row, after: after(fam, row, view) }]));
     }
     const res = fam === "shelem" ? view.score && view.score.last_result : view.last_result;
     const primed = this.primed;
     this.primed = true;
-    if (!primed && res && res.round) this.seenOnLoad = res.round;
     if (!res || !res.round || this.rows.has(res.round)) return;
-    const row = { ...res };
-    if (fam === "hokm") row.after = res.score ? [...res.score] : [...view.score.rounds];
-    if (fam === "bridge") row.after = [...view.score.totals];
     // Bridge: the sheet opens by itself after every deal (issue 16), not for a deal played before this page.
     if (fam === "bridge" && primed) this.open = true;
-    this.rows.set(res.round, row);
-    save(frame.match, this.rows);
+    this.rows.set(res.round, { ...res, after: after(fam, res, view) });
   }
 
   toggle(open = !this.open) {
@@ -92,7 +78,6 @@ export class ScoreSheet {
     if (rubber) parts.push(rubberSheetEl(rubber, this.r.sides(), !this.r.app.liveFrame || !frame.view.viewer));
     if (!rows.length && !rubber) parts.push(h("p.muted", { "data-testid": "sheet-empty" }, gettext("No round has been played yet.")));
     else if (rows.length) {
-      if (rows[0].round > 1) parts.push(h("p.muted.small", null, gettext("Rounds played before you opened this table are not listed.")));
       parts.push(this.table(frame.view, rows));
     }
     fill(el, parts);
