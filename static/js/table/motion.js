@@ -7,6 +7,7 @@ import { fmt, gettext, isolate } from "./i18n.js";
 import { playSound } from "./sound.js";
 import { cardText, SUIT_SYMBOL } from "./cards.js";
 import { finishAceDraw, showAceDraw } from "./acedraw.js";
+import { animateDraft } from "./draftmotion.js";
 
 /** A seat marked for a moment (the hakem after the ace draw). */
 function markSeat(r, seat) {
@@ -149,6 +150,8 @@ export function animateEvents(r, events) {
       } else {
         playSound("card");
       }
+    } else if (event.type === "drafted") { // H2-6
+      animateDraft(r, event);
     } else if (event.type === "hakem") {
       // H4-1 / H2-2: the draw turns card by card, then the hakem is named and marked.
       const name = isolate(app.name(event.seat));

@@ -1,6 +1,7 @@
 // The panel in the middle of the table: the waiting room's controls, the
 // choice the viewer must make now (trump, bid, widow, sars, draft, call),
 // the round's result and the match's end.
+import { noteDraft } from "./draftmotion.js";
 import { reviewLink } from "../replay/link.js";
 import { cardFace, SUIT_SYMBOL, suitName } from "./cards.js";
 import { h, icon } from "./dom.js";
@@ -166,10 +167,10 @@ function draftPanel(r, view) {
     h("div.draft-row", null,
       view.draft_card ? cardFace(view.draft_card) : null,
       h("div.draft-buttons", null,
-        h("button.btn", { type: "button", "data-testid": "draft-take", onclick: () => app.act({ type: "draft", take: true }) },
+        h("button.btn", { type: "button", "data-testid": "draft-take", onclick: () => { noteDraft(app, true); app.act({ type: "draft", take: true }); } },
           gettext("Take")),
         h("button.btn.btn-ghost", { type: "button", "data-testid": "draft-refuse",
-          onclick: () => app.act({ type: "draft", take: false }) }, gettext("Refuse")),
+          onclick: () => { noteDraft(app, false); app.act({ type: "draft", take: false }); } }, gettext("Refuse")),
         h("small.muted", null, fmt(ngettext("%(n)s pair left", "%(n)s pairs left", left), { n: num(left) })))));
 }
 
