@@ -294,13 +294,25 @@ class Table:
             await asyncio.sleep(self.rng.uniform(low, high))
         await coro_fn()
 
-    def frame(self, seat: int, text: str) -> None:
+    def state_of(self, text: str) -> dict | None:
+        """The state frame in ``text``, or None (an error frame is counted)."""
         frame = json.loads(text)
         kind = frame.get("type")
         if kind == "error":
             self.stats.error(frame.get("code", "?"))
-            return
-        if kind != "state":
+        return frame if kind == "state" else None
+
+    def rematch_if_finished(self, seat: int, frame: dict) -> bool:
+        """A finished match: this seat agrees to play again (once)."""
+        if frame["status"] != "finished" or (self.match, seat) in self.rematched:
+            return False
+        self.rematched.add((self.match, seat))
+        asyncio.ensure_future(self.send(seat, {"type": "rematch", "agree": True}))
+        return True
+
+    def frame(self, seat: int, text: str) -> None:
+        frame = self.state_of(text)
+        if frame is None:
             return
         if frame["match"] != self.match:
             self.match, self.seen, self.pending, self.acting_for = frame["match"], [-1] * 4, {}, None
@@ -313,9 +325,7 @@ class Table:
             self.progress = time.monotonic()
         if not self.running:
             return
-        if frame["status"] == "finished" and (self.match, seat) not in self.rematched:
-            self.rematched.add((self.match, seat))
-            asyncio.ensure_future(self.send(seat, {"type": "rematch", "agree": True}))
+        if self.rematch_if_finished(seat, frame):
             return
         legal = frame["view"].get("legal") or []
         key = (frame["match"], frame["v"])
@@ -352,12 +362,8 @@ class BotTable(Table):
         self.last_v = None
 
     def frame(self, seat: int, text: str) -> None:
-        frame = json.loads(text)
-        kind = frame.get("type")
-        if kind == "error":
-            self.stats.error(frame.get("code", "?"))
-            return
-        if kind != "state":
+        frame = self.state_of(text)
+        if frame is None:
             return
         if frame["match"] != self.match:
             self.match, self.last_v, self.acting_for = frame["match"], None, None
@@ -367,9 +373,7 @@ class BotTable(Table):
         self.last_v = max(self.last_v or 0, frame["v"])
         if not self.running:
             return
-        if frame["status"] == "finished" and (self.match, seat) not in self.rematched:
-            self.rematched.add((self.match, seat))
-            asyncio.ensure_future(self.send(seat, {"type": "rematch", "agree": True}))
+        if self.rematch_if_finished(seat, frame):
             return
         legal = frame["view"].get("legal") or []
         key = (frame["match"], frame["v"])

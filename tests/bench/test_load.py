@@ -23,13 +23,18 @@ LINE = re.compile(
 )
 
 
+def bench_database_url(settings, kind: str) -> str:
+    """A database of the benchmark's own, on the test database's server."""
+    db = settings.DATABASES["default"]
+    name = f"takhteh_{kind}_{os.getpid()}"
+    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
+
+
 @pytest.mark.timeout(300)
 def test_two_processes_play_split_tables_and_the_last_line_keeps_its_form(settings, tmp_path):
     if not settings.REDIS_URL or not settings.DATABASE_URL:
         pytest.skip("needs PostgreSQL and Redis")
-    db = settings.DATABASES["default"]
-    name = f"takhteh_loadtest_{os.getpid()}"
-    url = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
+    url = bench_database_url(settings, "loadtest")
     run = subprocess.run(
         [
             sys.executable,
@@ -75,9 +80,7 @@ def test_issue_21_the_bot_lag_bench_runs_bots_beside_people_and_keeps_its_line(s
     (their searches run on the Celery worker); the bots' tables must really play."""
     if not settings.REDIS_URL or not settings.DATABASE_URL:
         pytest.skip("needs PostgreSQL and Redis")
-    db = settings.DATABASES["default"]
-    name = f"takhteh_botlag_{os.getpid()}"
-    url = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
+    url = bench_database_url(settings, "botlag")
     run = subprocess.run(
         [
             sys.executable,
