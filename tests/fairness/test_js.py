@@ -228,6 +228,7 @@ def _observed(match, public, seat):
         "hand": seen_by(match, seat),
         "played": played,
         "serverCommitment": public["server_commitment"],
+        "commitments": [v["commitment"] for v in public["values"]],  # as fair_state showed them
     }
 
 
@@ -270,6 +271,41 @@ def test_f3_verify_accepts_a_real_record_and_fails_a_tampered_one(page, alice, g
 
     # The value I sent was replaced although I sent it.
     assert "own_value" in run(page, VERIFY, [public, {**observed, "ownValue": value_for("other")}])["failed"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "rules"), [("bridge", {}), ("hokm2", {}), ("shelem4", {"jokers": True})])
+def test_f1_f3_a_self_consistent_forgery_fails_on_what_the_browser_saw(page, alice, game, rules):
+    """The server swaps a bot's value after the round, with a matching fingerprint
+    and the deck that value gives: the record is consistent in itself, so only
+    what this browser saw can catch it: the fingerprints shown before any value
+    (F-1), its own cards and the cards played (F-3)."""
+    from games import fairness
+
+    match = make_match(alice, game, {1: alice}, rules)
+    own = value_for(f"alice in {game}")
+    public = fairness.public_record(fair_round(match, 1, {1: own}))
+    observed = {**_observed(match, public, 1), "ownValue": own}
+    assert run(page, VERIFY, [public, observed])["ok"] is True
+
+    forged = json.loads(json.dumps(public))
+    chosen = value_for(f"chosen afterwards in {game}")
+    forged["values"][1].update(value=chosen, commitment=fairdeal.commitment(chosen))
+    forged["deck"] = fairdeal.order(
+        public["cards"],
+        public["server_secret"],
+        [v["value"] for v in forged["values"]],
+        purpose="deal",
+        table=public["table"],
+        round_number=1,
+    )
+    assert forged["deck"] != public["deck"]
+    failed = set(run(page, VERIFY, [forged, observed])["failed"])
+    assert {"commitments_seen", "own_hand", "played"} <= failed, failed
+    assert not failed & {"value", "deck", "server_commitment"}, failed  # the record agrees with itself
+    # A browser that kept no fingerprints still catches it by its own cards.
+    blind = {**observed, "commitments": None}
+    assert {"own_hand", "played"} <= set(run(page, VERIFY, [forged, blind])["failed"])
 
 
 @pytest.mark.django_db

@@ -85,9 +85,16 @@ export class FairTable {
   async onFairState(state) {
     this.lastState = state;
     const seat = this.seat;
-    if (!seat || !state.match || state.bots.includes(seat) || state.substituted.includes(seat)) return;
+    if (!seat || !state.match) return;
     const [key, entry] = this.entry(state.match, state.round);
     entry.serverCommitment = entry.serverCommitment || state.server_commitment;
+    // Every fingerprint as first seen (no value is ever public before the round ends): the check
+    // later holds the record to them (F-1), so a value changed afterwards with its fingerprint fails.
+    entry.commitments = state.commitments.map((c, i) => (entry.commitments && entry.commitments[i]) || c);
+    if (state.bots.includes(seat) || state.substituted.includes(seat)) {
+      save(key, entry);
+      return;
+    }
     const mine = state.commitments[seat - 1];
     if (state.phase === "commit" && !mine) {
       if (!entry.value) {
@@ -172,6 +179,7 @@ export class FairTable {
       played: entry.played || [],
       draw: local ? entry.draw || null : null,
       serverCommitment: entry.serverCommitment || null,
+      commitments: Array.isArray(entry.commitments) ? entry.commitments : null,
       // Only a value this browser really sent can be claimed as used.
       ownValue: entry.revealed && entry.commitSeat === seat ? entry.value : null,
     };
