@@ -97,6 +97,7 @@ def test_f2_every_value_changes_the_deck():
         None,
         b"ab" * 32,
         "0x" + "ab" * 31,
+        "ab" * 32 + "\n",
     ],
 )
 def test_f1_values_of_the_wrong_form_are_refused(bad):

@@ -110,19 +110,40 @@ def test_f5_javascript_reproduces_every_shared_vector(page):
     assert {c["purpose"] for c in data["cases"]} == {"deal", "draw"}
 
 
+BAD = [
+    "",
+    "ab" * 31,
+    "ab" * 33,
+    "AB" * 32,
+    "zz" * 32,
+    " " + "ab" * 31 + "a",
+    "0x" + "ab" * 31,
+    "ab" * 32 + "\n",
+    12,
+    None,
+]
+"""Not 64 lowercase hex digits: refused everywhere (F-1), as in test_fairdeal."""
+
+
 def test_f1_javascript_refuses_values_of_the_wrong_form(page):
     codes = run(
         page,
         """
         const out = [];
+        const good = "01".repeat(32);
         for (const bad of arg) {
           try { await m.commitment(bad); out.push("accepted"); } catch (e) { out.push(e.code); }
+          // The deck refuses it too, as the seat's value or as the server's secret.
+          try { await m.order(m.DECK52, good, [good, bad], {purpose: "deal", table: "1", round: 1}); out.push("accepted"); }
+          catch (e) { out.push(e.code); }
+          try { await m.order(m.DECK52, bad, [good], {purpose: "deal", table: "1", round: 1}); out.push("accepted"); }
+          catch (e) { out.push(e.code); }
         }
         return out;
         """,
-        ["", "ab" * 31, "ab" * 33, "AB" * 32, "zz" * 32, 12, None],
+        BAD,
     )
-    assert codes == ["bad_value"] * 7
+    assert codes == ["bad_value"] * 3 * len(BAD)
 
 
 def _engine_deals():
