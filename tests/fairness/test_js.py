@@ -292,6 +292,10 @@ def test_f3_verify_accepts_a_real_record_and_fails_a_tampered_one(page, alice, g
 
     # The value I sent was replaced although I sent it.
     assert "own_value" in run(page, VERIFY, [public, {**observed, "ownValue": value_for("other")}])["failed"]
+    # H4-X6 can move me at the ace draw: my value is checked at the seat I sent it for.
+    assert "own_value" in run(page, VERIFY, [public, {**observed, "valueSeat": 2}])["failed"]
+    moved = run(page, VERIFY, [public, {"ownValue": own, "valueSeat": 1, "seat": 3}])
+    assert "own_value" not in moved["failed"]
 
 
 @pytest.mark.django_db

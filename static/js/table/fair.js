@@ -181,10 +181,13 @@ export class FairTable {
       serverCommitment: entry.serverCommitment || null,
       commitments: Array.isArray(entry.commitments) ? entry.commitments : null,
       // Only a value this browser really sent can be claimed as used.
-      ownValue: entry.revealed && entry.commitSeat === seat ? entry.value : null,
+      // The seat it was sent for: H4-X6 may move this player to another seat at the ace draw.
+      ownValue: entry.revealed && entry.commitSeat ? entry.value : null,
+      valueSeat: entry.commitSeat || null,
     };
     const outcome = await verify(record, observed);
     entry.ownValue = observed.ownValue; // the round page (static/js/fairness/round.js) checks it too
+    entry.valueSeat = observed.valueSeat;
     entry.verified = outcome.ok;
     entry.failed = outcome.checks.filter((c) => !c.ok).map((c) => c.code);
     save(key, entry);
