@@ -269,8 +269,10 @@ function sameList(a, b) {
  * F-3: re-run a round's deal from its published record and check it against
  * what this browser saw. ``observed``: {seat, hand: [cards seen as his own] or
  * null, played: [{seat, card}], draw: [{seat, card}] or null (the turned ace
- * draw), serverCommitment (seen before the round) or null, ownValue (the value
- * this browser sent) or null}. ``layouts`` defaults to LAYOUTS.
+ * draw), serverCommitment (seen before the round) or null, commitments (the
+ * seats' fingerprints seen before any value was shown, by seat - 1) or null,
+ * ownValue (the value this browser sent) or null, valueSeat (the seat it was
+ * sent for, if not ``seat``)}. ``layouts`` defaults to LAYOUTS.
  * Returns {ok, checks: [{code, ok, detail}], deck, draw, layout}.
  */
 export async function verify(record, observed = {}, layouts = LAYOUTS) {
@@ -300,9 +302,19 @@ export async function verify(record, observed = {}, layouts = LAYOUTS) {
       check("value", ok, seat);
       values.push(entry.value);
     }
-    if (observed.ownValue && observed.seat) {
-      const mine = record.values[observed.seat - 1];
-      check("own_value", mine && !mine.substituted && mine.value === observed.ownValue, observed.seat);
+    if (Array.isArray(observed.commitments)) {
+      // F-1: the fingerprints this browser saw before any value was shown are the record's.
+      const changed = [];
+      observed.commitments.forEach((seen, i) => {
+        const entry = record.values[i];
+        if (seen && (!entry || entry.commitment !== seen)) changed.push(i + 1);
+      });
+      check("commitments_seen", !changed.length && observed.commitments.length === n, changed);
+    }
+    const valueSeat = observed.valueSeat || observed.seat; // the seat the value was sent for (H4-X6 moves seats)
+    if (observed.ownValue && valueSeat) {
+      const mine = record.values[valueSeat - 1];
+      check("own_value", mine && !mine.substituted && mine.value === observed.ownValue, valueSeat);
     }
     const canonical = record.cards.length === 54 ? DECK54 : DECK52;
     check("cards", sameList(record.cards, canonical), record.cards.length);

@@ -4,25 +4,45 @@ A player takes "play now with bots" (Hokm, bots in the other three seats):
 his browser makes its value, sends the fingerprint, then the value; the
 server deals from the record. After round 1 the badge on the table says
 the deal verified and the round page re-checks it from what this browser
-kept. Round 2's record is altered on its way to the browser (a socket route
-that swaps two cards of the published deck): the badge says, loudly, that
-the deal did not verify.
+kept. Round 2's record is forged on its way to the browser (a socket route
+replaces a bot's value with another, its fingerprint and the deck it gives:
+a record that agrees with itself): the badge says, loudly, that the deal
+did not verify.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 
 import pytest
+
+from games import fairdeal
 
 from .conftest import DESKTOP, PHONE, ROOM_URL, wait_until, what_now
 
 pytestmark = pytest.mark.browser
 
 
+def forge(record: dict) -> None:
+    """What a lying server would publish: bot seat 2's value replaced after the
+    round, with the fingerprint of the new value and the deck it gives. The
+    record agrees with itself; only what the browser saw can catch it."""
+    chosen = hashlib.sha256(b"chosen after the round").hexdigest()
+    record["values"][1].update(value=chosen, commitment=fairdeal.commitment(chosen))
+    record["deck"] = fairdeal.order(
+        record["cards"],
+        record["server_secret"],
+        [v["value"] for v in record["values"]],
+        purpose="deal",
+        table=record["table"],
+        round_number=record["round"],
+    )
+
+
 def tamper_round(number: int):
-    """A socket route that alters the ``fair_record`` of round ``number`` only."""
+    """A socket route that forges the ``fair_record`` of round ``number`` only."""
 
     def route(ws):
         server = ws.connect_to_server()
@@ -30,10 +50,8 @@ def tamper_round(number: int):
         def from_server(message):
             if isinstance(message, str) and '"fair_record"' in message:
                 frame = json.loads(message)
-                record = frame["record"]
-                if record["round"] == number:
-                    deck = record["deck"]
-                    deck[0], deck[1] = deck[1], deck[0]
+                if frame["record"]["round"] == number:
+                    forge(frame["record"])
                     message = json.dumps(frame)
             ws.send(message)
 
@@ -118,10 +136,13 @@ def test_f3_a_real_browser_verifies_its_deal_and_catches_a_tampered_record(peopl
     stored = page.evaluate(f"() => JSON.parse(localStorage.getItem('takhteh:fair:{match_id}:1'))")
     assert stored["fromDeal"] and stored["revealed"] and len(stored["hand"]) == 13  # H4: thirteen cards
 
-    # Round 2's record is altered on the way: the check fails, loudly.
+    # Round 2's record is forged on the way (consistent in itself): the check fails, loudly,
+    # on the fingerprints this browser saw (F-1) and on its own cards and the cards played (F-3).
     play_until(sara, lambda: any(r["round"] == 2 for r in results(sara)), timeout=150)
     second = next(r for r in results(sara) if r["round"] == 2)
-    assert not second["ok"] and "deck" in second["failed"], second
+    assert not second["ok"], second
+    assert {"commitments_seen", "own_hand", "played"} <= set(second["failed"]), second
+    assert not {"value", "deck", "server_commitment"} & set(second["failed"]), second
     shown = badge(sara)
     assert shown["state"] == "failed" and failed in shown["text"]
     sara.shot(f"fair-badge-failed-{lang}-{size}")
@@ -134,4 +155,4 @@ def test_f3_a_real_browser_verifies_its_deal_and_catches_a_tampered_record(peopl
     codes = sara.page.locator("[data-testid=fair-checks] li[data-ok=true]").evaluate_all(
         "els => els.map(e => e.dataset.code)"
     )
-    assert {"own_value", "own_hand", "played", "draw_seen"} <= set(codes)
+    assert {"own_value", "own_hand", "played", "draw_seen", "commitments_seen"} <= set(codes)

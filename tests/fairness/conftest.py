@@ -1,8 +1,9 @@
 """Helpers for the fairness tests: a match made directly, a round dealt through games.fairness.
 
-The play service's wiring of the protocol comes later (the lead's hook); here a
-small loop does what it will do: open the record, commit and reveal, deal from
-``fairness.chance_action``, log the moves and play the round out.
+The play service (games/services.py) runs the protocol at the real table
+(tests/rooms/test_fair_socket.py, tests/browser/test_fair_table.py); here a
+small loop does the same without a socket: open the record, commit and reveal,
+deal from ``fairness.chance_action``, log the moves and play the round out.
 """
 
 from __future__ import annotations

@@ -97,6 +97,7 @@ def test_f2_every_value_changes_the_deck():
         None,
         b"ab" * 32,
         "0x" + "ab" * 31,
+        "ab" * 32 + "\n",
     ],
 )
 def test_f1_values_of_the_wrong_form_are_refused(bad):
@@ -185,3 +186,75 @@ def test_fairdeal_is_pure():
         elif isinstance(node, ast.ImportFrom):
             imported.add((node.module or "").split(".")[0])
     assert imported <= {"__future__", "hashlib", "hmac", "re", "collections"}
+
+
+# --- the shared vectors, read without the module (F-5) ------------------------------------
+
+
+def _docs_deck(cards, secret, values, purpose, table, round_number):
+    """deal-v1 written again from docs/fairness.md alone (no games.fairdeal): the
+    vectors must not merely be what the module happens to compute."""
+    key = bytes.fromhex(secret) + b"".join(bytes.fromhex(v) for v in values)
+    prefix = f"deal-v1|{purpose}|{table}|{round_number}|".encode("ascii")
+    buffer, counter = b"", 0
+
+    def uint32():
+        nonlocal buffer, counter
+        while len(buffer) < 4:
+            buffer += hmac.new(key, prefix + counter.to_bytes(4, "big"), hashlib.sha256).digest()
+            counter += 1
+        x, buffer = int.from_bytes(buffer[:4], "big"), buffer[4:]
+        return x
+
+    deck = list(cards)
+    for i in range(len(deck) - 1, 0, -1):
+        m = i + 1
+        limit = 2**32 - (2**32 % m)
+        while (x := uint32()) >= limit:
+            pass
+        j = x % m
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+@pytest.mark.parametrize(
+    "case",
+    json.loads(vectors.PATH.read_text())["cases"],
+    ids=lambda c: f"{c['seats']}x{len(c['cards'])}-{c['purpose']}-r{c['round']}",
+)
+def test_f5_the_documented_algorithm_read_independently_gives_every_vector(case):
+    deck = _docs_deck(
+        case["cards"], case["server_secret"], case["values"], case["purpose"], case["table"], case["round"]
+    )
+    assert deck == case["deck"]
+    key = bytes.fromhex(case["server_secret"])
+    for seat, expected in enumerate(case["substitutes"], start=1):
+        message = f"deal-v1|substitute|{case['table']}|{case['round']}|{seat}".encode()
+        assert hmac.new(key, message, hashlib.sha256).hexdigest() == expected  # F-4
+    source = fairdeal.stream(
+        case["server_secret"], case["values"], case["purpose"], case["table"], case["round"]
+    )
+    assert bytes(next(source) for _ in range(64)).hex() == case["stream_head"]
+    assert [
+        fairdeal.substitute(case["server_secret"], case["table"], case["round"], s)
+        for s in range(1, case["seats"] + 1)
+    ] == case["substitutes"]
+
+
+def test_f5_python_reproduces_the_draw_vectors_and_they_catch_modulo_folding():
+    """The ``draws`` vectors pin the rejection step: folding ``x mod m`` without
+    rejecting (the modulo-biased draw) gives other numbers for m = 2**31 + 1."""
+    data = json.loads(vectors.PATH.read_text())
+    folded_differs = False
+    for d in data["draws"]:
+        source = fairdeal.stream(d["server_secret"], d["values"], d["purpose"], d["table"], d["round"])
+        assert [fairdeal.below(source, d["m"]) for _ in d["expected"]] == d["expected"]
+        raw = fairdeal.stream(d["server_secret"], d["values"], d["purpose"], d["table"], d["round"])
+        folded = [int.from_bytes(bytes(next(raw) for _ in range(4)), "big") % d["m"] for _ in d["expected"]]
+        folded_differs |= folded != d["expected"]
+    assert folded_differs
+    assert {c["seats"] for c in data["cases"]} >= {2, 4} and {len(c["cards"]) for c in data["cases"]} == {
+        50,
+        52,
+        54,
+    }

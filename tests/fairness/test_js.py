@@ -110,19 +110,40 @@ def test_f5_javascript_reproduces_every_shared_vector(page):
     assert {c["purpose"] for c in data["cases"]} == {"deal", "draw"}
 
 
+BAD = [
+    "",
+    "ab" * 31,
+    "ab" * 33,
+    "AB" * 32,
+    "zz" * 32,
+    " " + "ab" * 31 + "a",
+    "0x" + "ab" * 31,
+    "ab" * 32 + "\n",
+    12,
+    None,
+]
+"""Not 64 lowercase hex digits: refused everywhere (F-1), as in test_fairdeal."""
+
+
 def test_f1_javascript_refuses_values_of_the_wrong_form(page):
     codes = run(
         page,
         """
         const out = [];
+        const good = "01".repeat(32);
         for (const bad of arg) {
           try { await m.commitment(bad); out.push("accepted"); } catch (e) { out.push(e.code); }
+          // The deck refuses it too, as the seat's value or as the server's secret.
+          try { await m.order(m.DECK52, good, [good, bad], {purpose: "deal", table: "1", round: 1}); out.push("accepted"); }
+          catch (e) { out.push(e.code); }
+          try { await m.order(m.DECK52, bad, [good], {purpose: "deal", table: "1", round: 1}); out.push("accepted"); }
+          catch (e) { out.push(e.code); }
         }
         return out;
         """,
-        ["", "ab" * 31, "ab" * 33, "AB" * 32, "zz" * 32, 12, None],
+        BAD,
     )
-    assert codes == ["bad_value"] * 7
+    assert codes == ["bad_value"] * 3 * len(BAD)
 
 
 def _engine_deals():
@@ -228,6 +249,7 @@ def _observed(match, public, seat):
         "hand": seen_by(match, seat),
         "played": played,
         "serverCommitment": public["server_commitment"],
+        "commitments": [v["commitment"] for v in public["values"]],  # as fair_state showed them
     }
 
 
@@ -270,6 +292,45 @@ def test_f3_verify_accepts_a_real_record_and_fails_a_tampered_one(page, alice, g
 
     # The value I sent was replaced although I sent it.
     assert "own_value" in run(page, VERIFY, [public, {**observed, "ownValue": value_for("other")}])["failed"]
+    # H4-X6 can move me at the ace draw: my value is checked at the seat I sent it for.
+    assert "own_value" in run(page, VERIFY, [public, {**observed, "valueSeat": 2}])["failed"]
+    moved = run(page, VERIFY, [public, {"ownValue": own, "valueSeat": 1, "seat": 3}])
+    assert "own_value" not in moved["failed"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "rules"), [("bridge", {}), ("hokm2", {}), ("shelem4", {"jokers": True})])
+def test_f1_f3_a_self_consistent_forgery_fails_on_what_the_browser_saw(page, alice, game, rules):
+    """The server swaps a bot's value after the round, with a matching fingerprint
+    and the deck that value gives: the record is consistent in itself, so only
+    what this browser saw can catch it: the fingerprints shown before any value
+    (F-1), its own cards and the cards played (F-3)."""
+    from games import fairness
+
+    match = make_match(alice, game, {1: alice}, rules)
+    own = value_for(f"alice in {game}")
+    public = fairness.public_record(fair_round(match, 1, {1: own}))
+    observed = {**_observed(match, public, 1), "ownValue": own}
+    assert run(page, VERIFY, [public, observed])["ok"] is True
+
+    forged = json.loads(json.dumps(public))
+    chosen = value_for(f"chosen afterwards in {game}")
+    forged["values"][1].update(value=chosen, commitment=fairdeal.commitment(chosen))
+    forged["deck"] = fairdeal.order(
+        public["cards"],
+        public["server_secret"],
+        [v["value"] for v in forged["values"]],
+        purpose="deal",
+        table=public["table"],
+        round_number=1,
+    )
+    assert forged["deck"] != public["deck"]
+    failed = set(run(page, VERIFY, [forged, observed])["failed"])
+    assert {"commitments_seen", "own_hand", "played"} <= failed, failed
+    assert not failed & {"value", "deck", "server_commitment"}, failed  # the record agrees with itself
+    # A browser that kept no fingerprints still catches it by its own cards.
+    blind = {**observed, "commitments": None}
+    assert {"own_hand", "played"} <= set(run(page, VERIFY, [forged, blind])["failed"])
 
 
 @pytest.mark.django_db

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from games.models import DealRecord
@@ -55,3 +58,36 @@ def test_a_visitor_is_sent_to_sign_in(client, played):
 def test_an_unknown_round_is_a_404(client, alice, played):
     client.force_login(alice)
     assert client.get(f"/fair/{played.pk}/9/").status_code == 404
+
+
+def _visible(html: str) -> str:
+    """The page without the record's JSON (the inputs F-3 publishes, read by the script)."""
+    return re.sub(r'<script id="fair-record"[^>]*>.*?</script>', "", html, flags=re.S)
+
+
+def test_h2_6_the_hokm2_page_lists_no_hidden_card_but_keeps_the_record(client, alice):
+    """H2-6 against F-3 (docs/fairness.md): the record stays whole (its values give
+    the deck anyway), but the page never shows the cards put aside."""
+    match = make_match(alice, "hokm2", {1: alice})
+    fair_round(match, 1, {1: value_for("a")})
+    client.force_login(alice)
+    html = client.get(f"/fair/{match.pk}/1/").content.decode()
+    record = DealRecord.objects.get(match=match, number=1)
+    deck = record.deck
+    removed = [c for c in deck if c[0] == "2"][:2]
+    e = [c for c in deck if c not in removed]
+    hidden = removed + e[11:42:2] + e[42:50]  # D-3: the 2s out, every pair's second card, the eight put aside
+    assert len(set(hidden)) == 26
+    page = _visible(html)
+    assert 'data-testid="fair-deck-hidden"' in page and "data-deck" not in page
+    shown = [c for c in hidden if re.search(rf"\b{c}\b", page)]
+    assert not shown, shown
+    assert all(v in page for v in record.values) and record.server_secret in page  # F-3: the inputs
+    assert json.dumps(deck) in html  # the record itself is kept (F-3), for the browser's check
+
+
+def test_the_hokm4_page_lists_the_deck(client, alice, played):
+    client.force_login(alice)
+    page = _visible(client.get(f"/fair/{played.pk}/1/").content.decode())
+    deck = DealRecord.objects.get(match=played, number=1).deck
+    assert "data-deck" in page and all(re.search(rf"\b{c}\b", page) for c in deck)

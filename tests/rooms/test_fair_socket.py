@@ -170,6 +170,59 @@ async def test_f4_a_missing_value_is_substituted_after_the_wait_and_flagged(conn
         assert entries[2]["substituted"] and not entries[1]["substituted"] and entries[3]["bot"]
 
 
+class Withholder(Honest):
+    """A browser that sends its fingerprint and then keeps its value back
+    (it saw something it did not like, or it went away between the two)."""
+
+    async def step(self) -> None:
+        frames = self.conn.frames
+        for frame in frames[self.handled :]:
+            if frame["type"] == "fair_state" and frame["phase"] == "commit":
+                number = frame["round"]
+                if (number, "commit") not in self.sent and self.seat not in frame["substituted"]:
+                    self.sent.add((number, "commit"))
+                    commitment = fairdeal.commitment(self.value(number))
+                    await self.conn.send({"type": "fair_commit", "round": number, "commitment": commitment})
+        self.handled = len(frames)
+
+
+async def test_f4_a_value_withheld_after_its_fingerprint_is_substituted_after_the_wait_and_flagged(
+    connect, alice, bob, settings
+):
+    """F-4: bob sends his fingerprint, then never his value. After the wait his
+    seat gets the substitute fixed by the server's committed secret; the deal
+    does not stall; his fingerprint stays on the record; his late value is refused."""
+    settings.FAIR_WAIT_SECONDS = 0.4
+    room, match, (a, b) = await start_with_bots(connect, alice, bots=(3, 4), guests=(bob,))
+    honest, withholder = Honest(a, 1, "alice"), Withholder(b, 2, "bob")
+    await play_fairly([a, b], [honest, withholder], lambda: events_of(a, {"dealt"}), max_steps=800)
+    record = await sync_to_async(record_of)(match.pk, 1)
+    assert record.phase == DealRecord.Phase.DEALT and record.substituted == [2]
+    assert record.commitments[1] == fairdeal.commitment(withholder.value(1))  # his fingerprint was in
+    assert record.values[1] == fairdeal.substitute(record.server_secret, record.table, 1, 2)
+    assert record.values[1] != withholder.value(1) and record.values[0] == honest.value(1)
+    states = [f for f in a.frames if f["type"] == "fair_state" and f["round"] == 1]
+    assert any(f["phase"] == "reveal" and f["commitments"][1] for f in states)  # he did commit
+    assert any(f["substituted"] == [2] for f in states), "the table was told that seat 2 was replaced"
+    for conn in (a, b):  # neither his value nor its substitute reached anyone before the round ended
+        for _, text, _frame in texts(conn, {"fair_state", "state", "room"}):
+            assert record.values[1] not in text and withholder.value(1) not in text
+
+    # bob's value comes too late: refused, the deal stands.
+    await b.send({"type": "fair_reveal", "round": 1, "value": withholder.value(1), "ref": "late"})
+    error = await b.wait_for(lambda f: f["type"] == "error")
+    assert error["code"] == "substituted" and error["ref"] == "late"
+    assert (await sync_to_async(record_of)(match.pk, 1)).values[1] == record.values[1]
+
+    # The published record flags the substitution; bob's browser finds its own value not used.
+    await play_fairly([a, b], [honest], lambda: events_of(a, ROUND_END) and events_of(b, ROUND_END))
+    for conn in (a, b):
+        published = await conn.wait_for(lambda f: f["type"] == "fair_record")
+        entry = published["record"]["values"][1]
+        assert entry["substituted"] and entry["commitment"] == fairdeal.commitment(withholder.value(1))
+        assert entry["value"] == record.values[1]
+
+
 async def test_f3_no_other_seats_value_and_no_server_secret_reaches_anyone_before_the_round_ends(
     connect, alice, bob, charlie, make_user, settings
 ):

@@ -14,6 +14,7 @@ const LABELS = {
   seats: () => gettext("One value for every seat"),
   server_commitment: () => gettext("Server's secret matches its fingerprint"),
   server_commitment_seen: () => gettext("Same server fingerprint as shown before the round"),
+  commitments_seen: () => gettext("Same seat fingerprints as shown before any value"),
   value: () => gettext("Seat's value matches its fingerprint (or is its fixed substitute)"),
   own_value: () => gettext("Your own value was used"),
   cards: () => gettext("The full deck of this game went in"),

@@ -85,9 +85,16 @@ export class FairTable {
   async onFairState(state) {
     this.lastState = state;
     const seat = this.seat;
-    if (!seat || !state.match || state.bots.includes(seat) || state.substituted.includes(seat)) return;
+    if (!seat || !state.match) return;
     const [key, entry] = this.entry(state.match, state.round);
     entry.serverCommitment = entry.serverCommitment || state.server_commitment;
+    // Every fingerprint as first seen (no value is ever public before the round ends): the check
+    // later holds the record to them (F-1), so a value changed afterwards with its fingerprint fails.
+    entry.commitments = state.commitments.map((c, i) => (entry.commitments && entry.commitments[i]) || c);
+    if (state.bots.includes(seat) || state.substituted.includes(seat)) {
+      save(key, entry);
+      return;
+    }
     const mine = state.commitments[seat - 1];
     if (state.phase === "commit" && !mine) {
       if (!entry.value) {
@@ -172,11 +179,15 @@ export class FairTable {
       played: entry.played || [],
       draw: local ? entry.draw || null : null,
       serverCommitment: entry.serverCommitment || null,
+      commitments: Array.isArray(entry.commitments) ? entry.commitments : null,
       // Only a value this browser really sent can be claimed as used.
-      ownValue: entry.revealed && entry.commitSeat === seat ? entry.value : null,
+      // The seat it was sent for: H4-X6 may move this player to another seat at the ace draw.
+      ownValue: entry.revealed && entry.commitSeat ? entry.value : null,
+      valueSeat: entry.commitSeat || null,
     };
     const outcome = await verify(record, observed);
     entry.ownValue = observed.ownValue; // the round page (static/js/fairness/round.js) checks it too
+    entry.valueSeat = observed.valueSeat;
     entry.verified = outcome.ok;
     entry.failed = outcome.checks.filter((c) => !c.ok).map((c) => c.code);
     save(key, entry);
