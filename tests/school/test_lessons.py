@@ -169,3 +169,17 @@ def test_the_lesson_words_are_translated(lang):
         assert words["middle"] == "کارت وسط" and words["hakem"] == "حاکم"
     else:
         assert words["middle"] == "The middle card"
+
+
+PERSIAN_LETTERS = re.compile(r"[\u0600-\u06FF]")
+ENGLISH_WORD = re.compile(r"\b(the|you|your|is|of|and)\b")  # lower case: card ranks (A, K) are no words
+
+
+@pytest.mark.parametrize(("lesson", "step", "right", "wrong", "code", "rule"), CASES)
+def test_each_verdict_is_explained_in_persian_on_a_persian_page(lesson, step, right, wrong, code, rule):
+    """The reason for a mistake (and the praise) reaches a Persian learner in Persian, not in English."""
+    with translation.override("fa"):
+        texts = [check(lesson, step, right).message, check(lesson, step, wrong).message]
+        texts.append(str(LESSONS[lesson].steps[step].prompt))
+    for text in texts:
+        assert PERSIAN_LETTERS.search(text) and not ENGLISH_WORD.search(text), (lesson, step, text)

@@ -149,6 +149,8 @@ function show(verdict) {
     h("b", null, verdict.ok ? T.right_answer : T.wrong_answer), " ",
     h("span", { "data-testid": "feedback-text" }, verdict.message), " ",
     h("small.rule-id", { dir: "ltr" }, `(${verdict.rule})`));
+  // On a phone the verdict lies below the table and the hand: bring it into view.
+  if (typeof el.feedback.scrollIntoView === "function") el.feedback.scrollIntoView({ block: "nearest" });
 }
 
 function hint(reveal) {
