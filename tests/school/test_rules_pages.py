@@ -119,3 +119,5 @@ def test_the_hokm_page_is_the_lessons_in_writing_each_section_leads_to_its_lesso
     # In the table's panel a lesson opens in a new tab: the panel stays on the rules.
     embedded = client.get("/rules/hokm4/?embed=1").content.decode()
     assert 'data-testid="try-lesson-5" target="_blank"' in embedded
+    assert 'data-testid="school-lead" target="_blank"' in embedded
+    assert 'target="_blank"' not in html
