@@ -1,6 +1,6 @@
 """The school in Chromium: all nine Hokm lessons, one wrong move and then the
 right one in each step, in Persian and in English; the engine's verdict names
-the rule (C-1..C-4, H4-1, H4-2, H4-5..H4-7, H4-X1, H4-X2)."""
+the rule (C-1..C-4, H4-1, H4-2, H4-5..H4-7, H4-X1..H4-X3)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ WALK = {
     6: [("QS", "4H", "C-4")],
     7: [("AD", "KS", "C-4"), ("AS", "2H", "C-4")],
     8: [(2, 1, "H4-5"), (1, 2, "H4-5"), (2, 3, "H4-5"), (False, True, "H4-6"), (4, 2, "H4-7")],
-    9: [("C", "D", "H4-X1"), ("AD", "8C", "H4-X2")],
+    9: [("C", "D", "H4-X1"), ("AD", "8C", "H4-X2"), ("S", "C", "H4-X3")],
 }
 
 
@@ -107,7 +107,7 @@ def walk(player, lang, viewport_name):
             if i + 1 < len(steps):
                 page.locator("[data-testid=next-step]").click()
         page.locator("[data-testid=lesson-done]").wait_for()
-        if number in (1, 4, 6, 7):
+        if number in (1, 4, 6, 7, 9):
             player.shot(f"school-{number}-done-{lang}-{viewport_name}")
 
 

@@ -171,6 +171,11 @@ function afterRight(verdict) {
     scene.trick = [...(scene.trick || []), { seat: 1, card: reveal.played }];
     if (scene.rules_on) scene.trick[scene.trick.length - 1].back = true;
   }
+  if (reveal.run) {
+    // Leading a run (H4-X3): the cards leave the hand together, face up; the first is led.
+    scene.hand = scene.hand.filter((c) => !reveal.run.includes(c));
+    scene.cards = reveal.run;
+  }
   if (reveal.hand) scene.hand = reveal.hand;
   if (reveal.trump) scene.trump = reveal.trump;
   draw();
