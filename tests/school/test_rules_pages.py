@@ -121,3 +121,18 @@ def test_the_hokm_page_is_the_lessons_in_writing_each_section_leads_to_its_lesso
     assert 'data-testid="try-lesson-5" target="_blank"' in embedded
     assert 'data-testid="school-lead" target="_blank"' in embedded
     assert 'target="_blank"' not in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("game", "lang", "english"),
+    [(g, "fa", False) for g in ("hokm2", "shelem2", "bridge")] + [("hokm2", "en", True)],
+)
+def test_r_8_a_persian_rules_page_has_no_english_left_in_it(client, game, lang, english):
+    """Every section, caption and glossary line reaches a Persian player in Persian."""
+    client.cookies["lang"] = lang
+    html = client.get(f"/rules/{game}/").content.decode()
+    body = html[html.index("<article>") : html.index("</dl>")]
+    text = re.sub(r"<[^>]+>", " ", body)
+    left = re.findall(r"[^.]*\b(?:the|and|you|is|of)\b[^.]*", text)
+    assert bool(left) == english, left  # the English page is the check's own control
