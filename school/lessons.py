@@ -171,7 +171,7 @@ def _highest_step(cards: list[str], prompt) -> Step:
         best = cards[winning_index(cards, None)]  # the engine's own order (C-1, C-4)
         if card == best:
             return Verdict(
-                True, "ok", "C-1", _("Right: %(card)s is the highest of these.") % {"card": card_text(best)}
+                True, "ok", "C-1", _("Yes: %(card)s is the highest of these.") % {"card": card_text(best)}
             )
         return Verdict(
             False,
@@ -388,7 +388,7 @@ def _follow_check(answer) -> Verdict:
         True,
         "ok",
         "C-3",
-        _("Right: you followed suit. The trick goes to %(who)s.") % {"who": seat_name(won["seat"])},
+        _("Yes: you followed suit. The trick goes to %(who)s.") % {"who": seat_name(won["seat"])},
         {"played": card, "winner": won["seat"]},
     )
 
@@ -635,7 +635,7 @@ def _next_hakem_check(answer) -> Verdict:
             True,
             "ok",
             "H4-7",
-            _("Right: the hakem's side lost the round, so the hakem moves to the player on his right."),
+            _("Yes: the hakem's side lost the round, so the hakem moves to the player on his right."),
         )
     return Verdict(
         False,
@@ -710,7 +710,7 @@ L8 = Lesson(
 
 
 # ---------------------------------------------------------------------------------------------
-# 9. The table rules: partner's middle card (H4-X1), early play (H4-X2).
+# 9. The table rules: partner's middle card (H4-X1), early play (H4-X2), leading a run (H4-X3).
 
 # Your partner (seat 3) is the hakem; the third card dealt to you (his partner) is the middle card.
 _L9_MIDDLE = {1: ["5C", "TS", "8D", "KH", "3C"]}
@@ -777,12 +777,61 @@ def _early_check(answer) -> Verdict:
     )
 
 
+# You lead the first trick with A K Q of clubs, A K J of spades and two small trumps (hearts).
+_L9_RUN = {1: ["AC", "KC", "QC", "7C", "AS", "KS", "JS", "5H", "3H", "9D", "4D", "8C", "6S"]}
+
+
+def _l9_run_state() -> dict:
+    return position(hakem=1, trump="H", hands=_L9_RUN, rules={"lead_run": True})
+
+
+def _run_check(answer) -> Verdict:
+    suit = _suit(answer)
+    state = _l9_run_state()
+    runs = [
+        a["cards"]
+        for a in HOKM4.legal_actions(state, LEARNER)
+        if a["type"] == "run" and a["cards"][0][1] == suit
+    ]
+    if runs:
+        cards = max(runs, key=len)
+        _after, events = HOKM4.apply(state, LEARNER, {"type": "run", "cards": cards})
+        led = first_event(events, "run_led")
+        return Verdict(
+            True,
+            "ok",
+            "H4-X3",
+            _(
+                "Yes: %(cards)s go down together and are led one per trick. Each trick is still answered as "
+                "usual, so a plain run can be cut."
+            )
+            % {"cards": " ".join(card_text(c) for c in led["cards"])},
+            {"run": led["cards"]},
+        )
+    # The run the learner may think he has: A K Q of a plain suit, the two highest trumps out.
+    tried = [r + suit for r in ("AKQ" if suit != state["trump"] else "AK")]
+    try:
+        HOKM4.apply(state, LEARNER, {"type": "run", "cards": tried})
+    except IllegalAction as exc:
+        return Verdict(
+            False,
+            exc.code,  # "bad_run"
+            "H4-X3",
+            _(
+                "No run in %(suit)s: a run is the ace, king and queen of a plain suit, or in trumps two or more "
+                "of the highest trumps still out. Look for the suit where you hold all three."
+            )
+            % {"suit": suit_name(suit)},
+        )
+    raise AssertionError("the lesson's hand holds one run only")  # pragma: no cover
+
+
 L9 = Lesson(
     9,
     gettext_lazy("The table rules"),
     gettext_lazy(
-        "Every table in Iran has its own rules; a room shows its rules before you sit. Two of them: the "
-        "partner's middle card, and early play."
+        "Every table in Iran has its own rules; a room shows its rules before you sit. Three of them: the "
+        "partner's middle card, early play, and leading a run."
     ),
     [
         Step(
@@ -803,6 +852,16 @@ L9 = Lesson(
             ),
             lambda: _scene(_l9_early_state(), rules_on=[str(pgettext_lazy("table rule", "Early play"))]),
             _early_check,
+        ),
+        Step(
+            "H4-X3",
+            "suit",
+            gettext_lazy(
+                "At this table leading a run is on, and you lead the first trick. In which suit may you put "
+                "down a run?"
+            ),
+            lambda: _scene(_l9_run_state(), rules_on=[str(pgettext_lazy("table rule", "Leading a run"))]),
+            _run_check,
         ),
     ],
 )

@@ -53,3 +53,26 @@ def test_r_8_the_rules_panel_opens_over_a_live_table_and_closes_back_to_it(peopl
     assert page.url == room_url and page.evaluate("() => window.__sameTable === true")
     assert what_now(reza) in ("trump", "card") or clock_seconds(page) is not None
     reza.shot(f"rules-panel-closed-{lang}-{size}")
+
+
+def test_r_8_h4_5_h4_6_the_panel_marks_where_this_rooms_rules_differ(people):
+    """A room made with kot on and a match of three: the panel marks both, and only those, as not the usual."""
+    nima = people("nima", lang="fa", viewport=PHONE)
+    page = nima.goto("/rooms/?game=hokm4")
+    page.locator("[data-testid=pick-hokm4]").check(force=True)
+    form = page.locator("[data-testid=create-hokm4]")
+    form.locator("[name=rule_target]").select_option(index=0)  # 3 rounds (usually 7)
+    form.locator("[name=rule_kot]").check()  # usually off
+    form.locator("[data-testid=create-room]").click()
+    page.wait_for_url(ROOM_URL)
+    page.locator("[data-testid=rules-link]").click()
+    frame = page.frame_locator("[data-testid=rules-panel] iframe")
+    frame.locator("[data-testid=room-rules]").wait_for()
+    marked = frame.locator("[data-testid=room-rules] li.differs")
+    wait_until(lambda: marked.count() == 2, message="two rules marked")
+    assert sorted(marked.nth(i).get_attribute("data-rule") for i in range(2)) == ["kot", "target"]
+    # Beside the rule itself, further down the page, too.
+    assert frame.locator('.at-table.differs[data-at-table="kot"]').count() == 1
+    nima.shot("rules-panel-differs-fa-phone")
+    page.locator("[data-testid=rules-back]").click()
+    page.locator("[data-testid=rules-panel]").wait_for(state="hidden")

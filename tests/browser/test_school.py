@@ -1,6 +1,6 @@
 """The school in Chromium: all nine Hokm lessons, one wrong move and then the
 right one in each step, in Persian and in English; the engine's verdict names
-the rule (C-1..C-4, H4-1, H4-2, H4-5..H4-7, H4-X1, H4-X2)."""
+the rule (C-1..C-4, H4-1, H4-2, H4-5..H4-7, H4-X1..H4-X3)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ import json
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, wait_until
+from .conftest import DESKTOP, PHONE, SCREENSHOTS, unique, wait_until
 
 pytestmark = pytest.mark.browser
+
+PHONE_390 = {"width": 390, "height": 844}
 
 # (wrong, right) per step, and the rule each step names.
 WALK = {
@@ -22,7 +24,7 @@ WALK = {
     6: [("QS", "4H", "C-4")],
     7: [("AD", "KS", "C-4"), ("AS", "2H", "C-4")],
     8: [(2, 1, "H4-5"), (1, 2, "H4-5"), (2, 3, "H4-5"), (False, True, "H4-6"), (4, 2, "H4-7")],
-    9: [("C", "D", "H4-X1"), ("AD", "8C", "H4-X2")],
+    9: [("C", "D", "H4-X1"), ("AD", "8C", "H4-X2"), ("S", "C", "H4-X3")],
 }
 
 
@@ -68,6 +70,17 @@ def check_seats(page, step):
             assert got["backs"] == min((scene.get("counts") or [0] * 4)[seat - 1], 5), (step, seat, got)
 
 
+IN_VIEW = """(sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight + 1 && r.height > 0;  // +1: sub-pixel layout
+}"""
+OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+def in_view(page, selector):
+    return page.evaluate(IN_VIEW, selector)
+
+
 def walk(player, lang, viewport_name):
     page = player.page
     for number, steps in WALK.items():
@@ -78,6 +91,11 @@ def walk(player, lang, viewport_name):
             click_answer(page, wrong)
             code, named = verdict(page)
             assert code != "ok" and named == rule, (number, i, code, named)
+            # The reason is read where the learner is looking: in view, and nothing spills sideways.
+            wait_until(
+                lambda: in_view(page, "[data-testid=feedback]"), timeout=3, message="the verdict in view"
+            )
+            assert page.evaluate(OVERFLOW) <= 0, (number, i, "the page scrolls sideways")
             if number in (5, 8, 9) and i == 0:
                 player.shot(f"school-{number}-mistake-{lang}-{viewport_name}")
             page.evaluate(
@@ -89,17 +107,33 @@ def walk(player, lang, viewport_name):
             if i + 1 < len(steps):
                 page.locator("[data-testid=next-step]").click()
         page.locator("[data-testid=lesson-done]").wait_for()
-        if number in (1, 4, 6, 7):
+        if number in (1, 4, 6, 7, 9):
             player.shot(f"school-{number}-done-{lang}-{viewport_name}")
 
 
-def test_a_visitor_walks_through_the_nine_lessons_in_persian_on_a_phone(people):
+def test_a_visitor_walks_through_the_nine_lessons_in_persian_on_a_phone_and_brings_them_to_his_account(
+    people, browser, site
+):
     visitor = people("visitor", lang="fa", viewport=PHONE, signed_up=False)
     walk(visitor, "fa", "phone")
     page = visitor.goto("/school/")
     # A visitor's progress is kept in the browser: every lesson is marked done.
     assert page.locator(".lesson-item.done").count() == 9
     visitor.shot("school-index-fa-phone")
+    # He signs up in the same browser: the school's index brings his lessons into the account,
+    # so that another browser of his (with nothing stored) shows them too.
+    visitor.name = unique("nima")  # ("visitor..." is a reserved name)
+    visitor.sign_up()
+    with visitor.page.expect_response(lambda r: r.url.endswith("/school/progress/")) as sent:
+        visitor.goto("/school/")
+    assert sent.value.json()["done"] == list(range(1, 10))
+    fresh = browser.new_context(viewport=PHONE)
+    fresh.add_cookies(visitor.context.cookies())
+    other = fresh.new_page()
+    other.goto(f"{site}/school/")
+    assert other.evaluate("() => window.localStorage.length") == 0
+    assert other.locator(".lesson-item.done").count() == 9
+    fresh.close()
 
 
 def test_a_player_walks_through_the_nine_lessons_in_english_and_keeps_his_progress(people, browser, site):
@@ -114,3 +148,70 @@ def test_a_player_walks_through_the_nine_lessons_in_english_and_keeps_his_progre
     assert page.locator(".lesson-item.done").count() == 9
     page.screenshot(path=str(ann.shot("school-index-en-desktop")))
     fresh.close()
+
+
+# The rules pages (R-8) at a phone's 390 px and at a desktop: every picture drawn with the table's
+# card faces (a "back" token as a card back), the glossary there, nothing wider than the screen.
+RULES_PAGES = {"hokm4": 25, "hokm2": 25, "shelem2": 13, "bridge": 9}  # cards drawn, backs included
+DRAWN = """() => [...document.querySelectorAll("[data-cards]")].map((row) => ({
+  want: row.dataset.cards.split(/\\s+/).filter(Boolean).length,
+  faces: row.querySelectorAll(".card.face").length,
+  backs: row.querySelectorAll(".card.back").length,
+  // How far the pictures sit from the line's start (the right in Persian, the left in English).
+  off: (() => {
+    const box = row.getBoundingClientRect();
+    const cards = [...row.children].map((c) => c.getBoundingClientRect());
+    if (!cards.length) return 0;
+    return document.documentElement.dir === "rtl"
+      ? box.right - Math.max(...cards.map((c) => c.right))
+      : Math.min(...cards.map((c) => c.left)) - box.left;
+  })(),
+}))"""
+
+
+def all_drawn(page):
+    rows = page.evaluate(DRAWN)
+    return rows if rows and all(x["faces"] + x["backs"] == x["want"] for x in rows) else None
+
+
+@pytest.mark.parametrize(
+    ("lang", "viewport", "size"),
+    [
+        ("fa", PHONE_390, "phone"),
+        ("en", PHONE_390, "phone"),
+        ("fa", DESKTOP, "desktop"),
+        ("en", DESKTOP, "desktop"),
+    ],
+)
+def test_r_8_the_rules_pages_draw_their_cards_and_fit_a_phone_and_a_desktop(people, lang, viewport, size):
+    reader = people("reader", lang=lang, viewport=viewport, signed_up=False)
+    for game, cards in RULES_PAGES.items():
+        page = reader.goto(f"/rules/{game}/")
+        page.locator("[data-testid=glossary]").wait_for()
+        rows = wait_until(lambda page=page: all_drawn(page), message=f"{game}: the card pictures")
+        assert sum(x["want"] for x in rows) == cards, (game, rows)
+        assert all(x["off"] <= 2 for x in rows), (game, "pictures away from the text's side", rows)
+        assert page.evaluate(OVERFLOW) <= 0, (game, "the page scrolls sideways")
+        reader.settle()
+        page.screenshot(path=str(SCREENSHOTS / f"rules-{game}-{lang}-{size}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_a_few_lessons_at_390_px_keep_the_table_and_the_verdict_on_the_screen(people, lang):
+    """A phone of 390 px: the tiny table fits, the hand is not cut, the verdict comes into view (C-1, C-3, H4-5)."""
+    learner = people("learner", lang=lang, viewport=PHONE_390, signed_up=False)
+    page = learner.page
+    for number in (2, 5, 8):
+        learner.goto(f"/school/{number}/")
+        page.locator("[data-testid=prompt]").wait_for()
+        wrong, right, rule = WALK[number][0]
+        assert page.evaluate(OVERFLOW) <= 0, (number, "the page scrolls sideways")
+        felt = page.locator("[data-felt]").bounding_box()
+        assert felt["x"] >= 0 and felt["x"] + felt["width"] <= PHONE_390["width"], felt
+        for card in page.locator("[data-testid=lesson-hand] .card").all():
+            box = card.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE_390["width"], (number, box)
+        click_answer(page, wrong)
+        assert verdict(page) != ("ok", rule)
+        wait_until(lambda: in_view(page, "[data-testid=feedback]"), timeout=3, message="the verdict in view")
+        learner.shot(f"school-{number}-mistake-{lang}-390")

@@ -1,6 +1,6 @@
 """Each lesson's check accepts the right move and refuses the wrong one for the
 reason the lesson explains, decided by the real hokm4 engine (C-1..C-4,
-H4-1, H4-2, H4-5, H4-6, H4-7, H4-X1, H4-X2)."""
+H4-1, H4-2, H4-5, H4-6, H4-7, H4-X1..H4-X3)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ CASES = [
     (8, 4, 2, 4, "hakem_moves", "H4-7"),
     (9, 0, "D", "C", "middle_suit", "H4-X1"),
     (9, 1, "8C", "AD", "must_follow_suit", "H4-X2"),
+    (9, 2, "C", "S", "bad_run", "H4-X3"),
 ]
 
 
@@ -74,6 +75,14 @@ def test_c_4_any_trump_cuts_and_wins_the_club_trick():
 def test_h4_5_kot_counts_only_with_the_table_rule():
     # Step 0 is 7-3 without kot; steps 1 and 2 are 7-0 with kot (own hakem 2, against the hakem 3).
     assert [check(8, i, n).reveal["points"] for i, n in ((0, 1), (1, 2), (2, 3))] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("suit", ["S", "H", "D"])
+def test_h4_x3_only_the_plain_suit_with_a_k_q_is_a_run(suit):
+    """A K J of spades is no run, nor two small trumps; the engine puts down A K Q of clubs."""
+    assert check(9, 2, "C").reveal == {"run": ["AC", "KC", "QC"]}
+    refused = check(9, 2, suit)
+    assert (refused.ok, refused.code) == (False, "bad_run")
 
 
 def test_h4_x2_an_early_card_is_laid_face_down_and_not_shown():
@@ -169,3 +178,29 @@ def test_the_lesson_words_are_translated(lang):
         assert words["middle"] == "کارت وسط" and words["hakem"] == "حاکم"
     else:
         assert words["middle"] == "The middle card"
+
+
+PERSIAN_LETTERS = re.compile(r"[\u0600-\u06FF]")
+ENGLISH_WORD = re.compile(r"\b(the|you|your|is|of|and)\b")  # lower case: card ranks (A, K) are no words
+
+
+@pytest.mark.parametrize(("lesson", "step", "right", "wrong", "code", "rule"), CASES)
+def test_each_verdict_is_explained_in_persian_on_a_persian_page(lesson, step, right, wrong, code, rule):
+    """The reason for a mistake (and the praise) reaches a Persian learner in Persian, not in English."""
+    with translation.override("fa"):
+        texts = [check(lesson, step, right).message, check(lesson, step, wrong).message]
+        texts.append(str(LESSONS[lesson].steps[step].prompt))
+    for text in texts:
+        assert PERSIAN_LETTERS.search(text) and not ENGLISH_WORD.search(text), (lesson, step, text)
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_a_verdict_does_not_repeat_the_word_the_page_puts_before_it(lang):
+    """The page writes «Right!» / «Not quite.» before the engine's message: the message must not say it again."""
+    with translation.override(lang):
+        words = _strings()
+        heads = {words["right_answer"].rstrip("!."), words["wrong_answer"].rstrip("!.")}
+        for lesson, step, right, wrong, *_ in CASES:
+            for answer in (right, wrong):
+                message = check(lesson, step, answer).message
+                assert not any(message.startswith(head) for head in heads), (lang, lesson, step, message)

@@ -4,6 +4,8 @@ glossary, and the embedded page the table opens in its panel."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rooms.models import Room
@@ -58,3 +60,79 @@ def test_r_8_the_embedded_page_may_be_framed_by_our_own_table_only(client, kot_r
     html = response.content.decode()
     assert 'class="topbar"' not in html and 'data-testid="room-rules"' in html
     assert 'class="topbar"' in client.get("/rules/hokm4/").content.decode()
+
+
+GLOSSARY = {
+    # The issue's words (hakem, trump, trick, round, kot, cutting, widow, sars, dummy, rubber ...), as written.
+    "en": ["Hakem", "Trump", "Trick", "Round", "Kot", "Cutting", "Widow", "Sars", "Dummy", "Rubber", "Draft"],
+    "fa": ["حاکم", "حکم", "دست", "دور", "کُت", "بُریدن", "زمین", "سَرس", "دامی", "رابِر", "انتخابِ جفت‌ها"],
+}
+
+
+def glossary_terms(html: str) -> list[str]:
+    block = html[html.index('data-testid="glossary"') :]
+    return re.findall(r"<dt>(.*?)</dt>", block[: block.index("</section>")])
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["fa", "en"])
+@pytest.mark.parametrize("game", ["hokm4", "hokm2", "shelem4", "shelem2", "bridge"])
+def test_r_8_the_glossary_names_the_issues_words_in_the_pages_language(client, game, lang):
+    client.cookies["lang"] = lang
+    terms = glossary_terms(client.get(f"/rules/{game}/").content.decode())
+    assert set(GLOSSARY[lang]) <= set(terms), set(GLOSSARY[lang]) - set(terms)
+
+
+def section(html: str, anchor: str) -> str:
+    start = html.index(f'id="{anchor}"')
+    end = html.find("<h2", start)
+    return html[start : end if end != -1 else None]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("game", "anchor", "pictures"),
+    [("hokm2", "hokm2", ["QH back"]), ("shelem2", "shelem2", ["KS 9S AS 5S", "TD back back back"])],
+)
+def test_h2_4_s2_1_the_two_player_games_have_their_own_section_with_pictures(client, game, anchor, pictures):
+    html = client.get(f"/rules/{game}/").content.decode()
+    assert 'data-testid="variant-note"' in html and f'href="#{anchor}"' in html
+    own = section(html, anchor)
+    for cards in pictures:
+        assert f'data-cards="{cards}"' in own
+    # A four-player table's page does not send its players to the two-player section.
+    assert 'data-testid="variant-note"' not in client.get(f"/rules/{game[:-1]}4/").content.decode()
+
+
+@pytest.mark.django_db
+def test_b_3_b_8_the_bridge_page_explains_declarer_dummy_and_honours(client):
+    client.cookies["lang"] = "en"
+    html = client.get("/rules/bridge/").content.decode()
+    assert "declarer" in html and 'data-cards="AH KH QH JH TH"' in html and "vulnerable" in html
+
+
+@pytest.mark.django_db
+def test_the_hokm_page_is_the_lessons_in_writing_each_section_leads_to_its_lesson(client):
+    html = client.get("/rules/hokm4/").content.decode()
+    for n in (1, 2, 4, 5, 8, 9):
+        assert f'href="/school/{n}/" data-testid="try-lesson-{n}"' in html
+    # In the table's panel a lesson opens in a new tab: the panel stays on the rules (R-8).
+    embedded = client.get("/rules/hokm4/?embed=1").content.decode()
+    assert 'data-testid="try-lesson-5" target="_blank"' in embedded
+    assert 'data-testid="school-lead" target="_blank"' in embedded
+    assert 'target="_blank"' not in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("game", "lang", "english"),
+    [(g, "fa", False) for g in ("hokm2", "shelem2", "bridge")] + [("hokm2", "en", True)],
+)
+def test_r_8_a_persian_rules_page_has_no_english_left_in_it(client, game, lang, english):
+    """Every section, caption and glossary line reaches a Persian player in Persian."""
+    client.cookies["lang"] = lang
+    html = client.get(f"/rules/{game}/").content.decode()
+    body = html[html.index("<article>") : html.index("</dl>")]
+    text = re.sub(r"<[^>]+>", " ", body)
+    left = re.findall(r"[^.]*\b(?:the|and|you|is|of)\b[^.]*", text)
+    assert bool(left) == english, left  # the English page is the check's own control

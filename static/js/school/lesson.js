@@ -149,6 +149,8 @@ function show(verdict) {
     h("b", null, verdict.ok ? T.right_answer : T.wrong_answer), " ",
     h("span", { "data-testid": "feedback-text" }, verdict.message), " ",
     h("small.rule-id", { dir: "ltr" }, `(${verdict.rule})`));
+  // On a phone the verdict lies below the table and the hand: bring it into view.
+  if (typeof el.feedback.scrollIntoView === "function") el.feedback.scrollIntoView({ block: "nearest" });
 }
 
 function hint(reveal) {
@@ -168,6 +170,11 @@ function afterRight(verdict) {
     scene.hand = scene.hand.filter((c) => c !== reveal.played);
     scene.trick = [...(scene.trick || []), { seat: 1, card: reveal.played }];
     if (scene.rules_on) scene.trick[scene.trick.length - 1].back = true;
+  }
+  if (reveal.run) {
+    // Leading a run (H4-X3): the cards leave the hand together, face up; the first is led.
+    scene.hand = scene.hand.filter((c) => !reveal.run.includes(c));
+    scene.cards = reveal.run;
   }
   if (reveal.hand) scene.hand = reveal.hand;
   if (reveal.trump) scene.trump = reveal.trump;
