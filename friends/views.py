@@ -57,6 +57,10 @@ def index(request):
     incoming, outgoing = requests_of(user)
     report_to = request.GET.get("report", "").strip()[:20]
     target = get_user_model().objects.filter(username__iexact=report_to).first() if report_to else None
+    shared = services.shared_matches(user, target) if target and target.pk != user.pk else []
+    # From the table's result panel the match comes along (?match=): it is chosen already.
+    wanted = request.GET.get("match", "")
+    report_match = int(wanted) if wanted.isdigit() and any(m.pk == int(wanted) for m in shared) else None
     return render(
         request,
         "friends/index.html",
@@ -69,7 +73,8 @@ def index(request):
             "room": inviting_room(user),
             "reasons": Report.Reason.choices,
             "report_to": report_to,
-            "shared": services.shared_matches(user, target) if target and target.pk != user.pk else [],
+            "shared": shared,
+            "report_match": report_match,
         },
     )
 
