@@ -93,6 +93,52 @@ def dismiss(report: Report, by, reason: str) -> ModeratorAction:
         return _record(Kind.DISMISS, report.reported, by, reason, report)
 
 
+def recent_matches_of(user, limit: int = 10):
+    """The reported player's latest matches, newest first (what a moderator looks at)."""
+    from games.models import Match
+
+    found = []
+    for match in Match.objects.order_by("-started_at")[:500]:
+        if match.seat_of_user(user.pk) is not None:
+            found.append(match)
+            if len(found) >= limit:
+                break
+    return found
+
+
+ACTIONS = ("warn", "mute", "deactivate", "void", "dismiss")
+"""What a moderator can do with a report (the admin's form and the API)."""
+
+
+def apply(report: Report, by, action: str, reason: str, minutes: int | None = None, match_id=None):
+    """Act on ``report`` as moderator ``by``: the one entry point of the admin
+    and the REST API. ``minutes`` bounds a mute or a deactivation (None: for
+    good); ``match_id`` names the match to void (the report's by default).
+    Voiding also needs the leaderboard's ``add_matchvoid`` permission."""
+    from games.models import Match
+
+    if action not in ACTIONS:
+        raise FriendError("bad_action")
+    reason = (reason or "").strip()
+    if not reason:
+        raise FriendError("no_reason")
+    if minutes is not None and int(minutes) <= 0:
+        raise FriendError("bad_duration")
+    target = report.reported
+    if action == "warn":
+        return warn(target, by, reason, report)
+    if action == "mute":
+        return mute_reactions(target, by, reason, minutes, report)
+    if action == "deactivate":
+        return deactivate(target, by, reason, minutes, report)
+    if action == "void":
+        if not by.has_perm("leaderboard.add_matchvoid"):
+            raise FriendError("not_allowed")
+        match = Match.objects.filter(pk=match_id or report.match_id or 0).first()
+        return void(match, by, reason, report)
+    return dismiss(report, by, reason)
+
+
 def lift_expired(by=None) -> int:
     """Reactivate players whose timed deactivation ended (run periodically)."""
     count = 0
