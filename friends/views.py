@@ -55,6 +55,7 @@ def inviting_room(user) -> Room | None:
 def index(request):
     user = request.user
     incoming, outgoing = requests_of(user)
+    room = inviting_room(user)
     report_to = request.GET.get("report", "").strip()[:20]
     target = get_user_model().objects.filter(username__iexact=report_to).first() if report_to else None
     shared = services.shared_matches(user, target) if target and target.pk != user.pk else []
@@ -70,7 +71,10 @@ def index(request):
             "outgoing": outgoing,
             "invites": list(services.pending_invites(user)),
             "blocked": Block.objects.select_related("blocked").filter(blocker=user),
-            "room": inviting_room(user),
+            "room": room,
+            "at_table": set(room.seats.exclude(user=None).values_list("user_id", flat=True))
+            if room
+            else set(),
             "reasons": Report.Reason.choices,
             "report_to": report_to,
             "shared": shared,

@@ -1,6 +1,9 @@
 """R-9 in the browser: a friend request by username, then a live invite that
-reaches the friend's open friends page over his personal socket (ws/me/),
-with the top bar's badge, and the seat taken from it."""
+reaches the friend's open pages over his personal socket (ws/me/): the
+friends page's list, and on any other page the toast and the top bar's
+badge; the seat taken from it. Then he hides his online status: his friend's
+page no longer says he is online, while at their table she still sees his
+connection badge."""
 
 from __future__ import annotations
 
@@ -26,6 +29,11 @@ def test_r9_a_live_invite_reaches_the_friends_open_page(people):
     friends.wait_for_load_state()
     friends.locator(f'[data-friend="{leila.name}"]').wait_for()
     friends.wait_for_function("() => window.takhtehFriends && window.takhtehFriends.open")
+    # A second tab of his on another page (the lobby): the invite reaches it too.
+    other_tab = nima.context.new_page()
+    other_tab.goto(f"{nima.site}/rooms/")
+    other_tab.wait_for_function("() => window.takhtehFriends && window.takhtehFriends.open")
+    assert other_tab.locator("[data-testid=friends-badge]").is_hidden()
 
     # Leila opens a waiting room and invites him from her friends page.
     lobby = leila.goto("/rooms/?game=hokm4")
@@ -47,6 +55,11 @@ def test_r9_a_live_invite_reaches_the_friends_open_page(people):
     assert leila.name in item.inner_text()
     badge = friends.locator("[data-testid=friends-badge]")
     assert badge.is_visible() and digits(badge.inner_text()) == "1"
+    other_toast = other_tab.locator("[data-testid=invite-toast]")
+    other_toast.wait_for()
+    assert leila.name in other_toast.inner_text()
+    other_badge = other_tab.locator("[data-testid=friends-badge]")
+    assert other_badge.is_visible() and digits(other_badge.inner_text()) == "1"
     nima.shot("friends-invite-en-desktop")
     leila.shot("friends-sent-fa-phone")
     friends.set_viewport_size(PHONE)
@@ -59,3 +72,26 @@ def test_r9_a_live_invite_reaches_the_friends_open_page(people):
     friends.locator("[data-testid=wait-panel]").wait_for()
     lobby_seat = friends.locator(f'[data-testid^=seat-]:has-text("{nima.name}")')
     lobby_seat.first.wait_for()
+
+    # He hides his online status (the preference defaults to shown).
+    prefs = other_tab
+    prefs.goto(f"{nima.site}/me/preferences/")
+    box = prefs.locator("input[name=show_online]")
+    assert box.is_checked()
+    box.uncheck()
+    prefs.locator("#main form[method=post] button[type=submit]").click()
+    prefs.wait_for_load_state()
+    assert not prefs.locator("input[name=show_online]").is_checked()
+
+    # Leila's friends page: neither online nor offline, hidden, though he has two tabs open.
+    page = leila.goto("/friends/")
+    dot = page.locator(f'[data-friend="{nima.name}"] .fr-dot')
+    dot.wait_for()
+    assert dot.get_attribute("data-online") == "hidden"
+    # He sits at her table already: no invite for him, a word instead.
+    assert page.locator(f"[data-testid=at-table-{nima.name}]").is_visible()
+    assert page.locator(f"[data-testid=invite-{nima.name}]").count() == 0
+    leila.shot("friends-hidden-fa-desktop")
+    # At their table she still sees his connection badge (R-9, R-7).
+    room = leila.goto(f"/rooms/{code}/")
+    room.locator(f'[data-testid^=seat-]:has-text("{nima.name}") .presence-connected').first.wait_for()

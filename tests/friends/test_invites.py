@@ -259,3 +259,14 @@ def test_r9_a_report_from_the_table_comes_with_its_match_chosen(client, alice, b
     from friends.models import Report
 
     assert Report.objects.get().match == match
+
+
+def test_r9_the_friends_page_offers_no_invite_to_a_friend_already_at_the_table(
+    client, alice, bob, charlie, waiting
+):
+    befriend(alice, charlie)
+    room_service.sit(waiting, bob, 2)
+    client.force_login(alice)
+    html = client.get("/friends/").content.decode()
+    assert 'data-testid="at-table-bob"' in html and 'data-testid="invite-bob"' not in html
+    assert 'data-testid="invite-charlie"' in html and 'data-testid="at-table-charlie"' not in html
