@@ -34,6 +34,26 @@ def reactions_muted(user) -> bool:
     return latest is not None and (latest.until is None or latest.until > clock.now())
 
 
+NOTICE_DAYS = 30
+"""How long a warning stays on the warned player's friends page."""
+
+
+def notices_for(user) -> dict:
+    """What the moderators told ``user`` that he should see whenever he looks,
+    not only on a page that was open then: recent warnings and a running mute."""
+    since = clock.now() - dt.timedelta(days=NOTICE_DAYS)
+    warnings = list(
+        ModeratorAction.objects.filter(target=user, kind=Kind.WARN, created_at__gte=since).order_by(
+            "-created_at"
+        )[:5]
+    )
+    latest = (
+        ModeratorAction.objects.filter(target=user, kind=Kind.MUTE).order_by("-created_at", "-pk").first()
+    )
+    muted = latest if latest is not None and (latest.until is None or latest.until > clock.now()) else None
+    return {"warnings": warnings, "muted": muted}
+
+
 def _until(minutes: int | None) -> dt.datetime | None:
     return None if not minutes else clock.now() + dt.timedelta(minutes=int(minutes))
 

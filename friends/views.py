@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from rooms.models import Room, Seat
 from rooms.services import leave_points
 
-from . import presence, services
+from . import moderation, presence, services
 from .errors import FriendError
 from .models import Block, Friendship, Invite, Report
 
@@ -79,6 +79,7 @@ def index(request):
             "report_to": report_to,
             "shared": shared,
             "report_match": report_match,
+            "notices": moderation.notices_for(user),
         },
     )
 

@@ -289,3 +289,22 @@ def test_r9_only_moderators_reach_the_moderation_api(make_user, alice, bob):
         assert api.post(url, {"action": "deactivate", "reason": "x"}, format="json").status_code in (401, 403)
     bob.refresh_from_db()
     assert bob.is_active and not ModeratorAction.objects.exists()
+
+
+@pytest.mark.django_db
+def test_r9_the_warned_player_reads_the_warning_and_his_mute_on_his_friends_page(client, moderator, bob):
+    """Not only on a page that was open then: the friends page keeps telling him."""
+    clock.set_now(T0)
+    client.cookies["lang"] = "en"
+    client.force_login(bob)
+    assert 'data-testid="moderator-notices"' not in client.get("/friends/").content.decode()
+    moderation.warn(bob, moderator, "mind your language")
+    moderation.mute_reactions(bob, moderator, "reaction spam", minutes=60)
+    html = client.get("/friends/").content.decode()
+    assert "A moderator warned you on" in html and "mind your language" in html
+    assert 'data-testid="muted-notice"' in html and "muted until" in html
+    clock.set_now(T0 + dt.timedelta(minutes=61))
+    html = client.get("/friends/").content.decode()
+    assert 'data-testid="muted-notice"' not in html and "mind your language" in html
+    clock.set_now(T0 + dt.timedelta(days=moderation.NOTICE_DAYS, minutes=1))
+    assert 'data-testid="moderator-notices"' not in client.get("/friends/").content.decode()
