@@ -17,11 +17,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from config.admin import ReadOnlyAdmin
-from games.models import Match
 
 from . import moderation
 from .errors import FriendError
 from .models import Block, Friendship, Invite, ModeratorAction, Report
+from .moderation import recent_matches_of
 
 DURATIONS = [
     ("60", _("one hour")),
@@ -176,31 +176,12 @@ class ReportAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/friends/moderate.html", context)
 
     def _apply(self, request, report, data):
-        by, target, reason = request.user, report.reported, data["reason"]
         minutes = int(data["duration"]) if data.get("duration") else None
-        kind = data["action"]
-        if kind == "warn":
-            return moderation.warn(target, by, reason, report)
-        if kind == "mute":
-            return moderation.mute_reactions(target, by, reason, minutes, report)
-        if kind == "deactivate":
-            return moderation.deactivate(target, by, reason, minutes, report)
-        if kind == "void":
-            if not request.user.has_perm("leaderboard.add_matchvoid"):
-                raise PermissionDenied
-            match = Match.objects.filter(pk=data.get("match") or 0).first()
-            return moderation.void(match, by, reason, report)
-        return moderation.dismiss(report, by, reason)
-
-
-def recent_matches_of(user, limit: int = 10) -> list[Match]:
-    found = []
-    for match in Match.objects.order_by("-started_at")[:500]:
-        if match.seat_of_user(user.pk) is not None:
-            found.append(match)
-            if len(found) >= limit:
-                break
-    return found
+        if data["action"] == "void" and not request.user.has_perm("leaderboard.add_matchvoid"):
+            raise PermissionDenied
+        return moderation.apply(
+            report, request.user, data["action"], data["reason"], minutes, data.get("match")
+        )
 
 
 @admin.register(ModeratorAction)

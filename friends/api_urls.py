@@ -16,4 +16,7 @@ urlpatterns = [
     path("invites/<int:invite_id>/accept/", api.AcceptInviteView.as_view(), name="accept_invite"),
     path("invites/<int:invite_id>/decline/", api.DeclineInviteView.as_view(), name="decline_invite"),
     path("reports/", api.ReportView.as_view(), name="report"),
+    path("moderation/reports/", api.ReportQueueView.as_view(), name="report_queue"),
+    path("moderation/reports/<int:report_id>/", api.ReportDetailView.as_view(), name="report_detail"),
+    path("moderation/reports/<int:report_id>/actions/", api.ModerateView.as_view(), name="moderate"),
 ]

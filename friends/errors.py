@@ -27,6 +27,11 @@ MESSAGES = {
     "bad_reason": _("Choose a reason for the report."),
     "bad_match": _("That match is not one the reported player took part in."),
     "no_match_for_void": _("Choose a match to void."),
+    "bad_action": _("Choose warn, mute, deactivate, void or dismiss."),
+    "no_reason": _("Say why: every moderator action records its reason."),
+    "bad_duration": _("A duration is a positive number of minutes, or none for good."),
+    "not_allowed": _("You are not allowed to do that."),
+    "bad_status": _("A report is open, handled or dismissed."),
 }
 
 

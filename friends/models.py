@@ -81,6 +81,9 @@ class Invite(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invites_received"
     )
     room = models.ForeignKey("rooms.Room", on_delete=models.CASCADE, related_name="invites")
+    matches_before = models.PositiveIntegerField(
+        default=0, help_text="How many matches the room had begun when the invite was sent."
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(default=clock.now)
     answered_at = models.DateTimeField(null=True, blank=True)

@@ -34,6 +34,26 @@ def reactions_muted(user) -> bool:
     return latest is not None and (latest.until is None or latest.until > clock.now())
 
 
+NOTICE_DAYS = 30
+"""How long a warning stays on the warned player's friends page."""
+
+
+def notices_for(user) -> dict:
+    """What the moderators told ``user`` that he should see whenever he looks,
+    not only on a page that was open then: recent warnings and a running mute."""
+    since = clock.now() - dt.timedelta(days=NOTICE_DAYS)
+    warnings = list(
+        ModeratorAction.objects.filter(target=user, kind=Kind.WARN, created_at__gte=since).order_by(
+            "-created_at"
+        )[:5]
+    )
+    latest = (
+        ModeratorAction.objects.filter(target=user, kind=Kind.MUTE).order_by("-created_at", "-pk").first()
+    )
+    muted = latest if latest is not None and (latest.until is None or latest.until > clock.now()) else None
+    return {"warnings": warnings, "muted": muted}
+
+
 def _until(minutes: int | None) -> dt.datetime | None:
     return None if not minutes else clock.now() + dt.timedelta(minutes=int(minutes))
 
@@ -91,6 +111,52 @@ def void(match, by, reason: str, report=None) -> ModeratorAction:
 def dismiss(report: Report, by, reason: str) -> ModeratorAction:
     with transaction.atomic():
         return _record(Kind.DISMISS, report.reported, by, reason, report)
+
+
+def recent_matches_of(user, limit: int = 10):
+    """The reported player's latest matches, newest first (what a moderator looks at)."""
+    from games.models import Match
+
+    found = []
+    for match in Match.objects.order_by("-started_at")[:500]:
+        if match.seat_of_user(user.pk) is not None:
+            found.append(match)
+            if len(found) >= limit:
+                break
+    return found
+
+
+ACTIONS = ("warn", "mute", "deactivate", "void", "dismiss")
+"""What a moderator can do with a report (the admin's form and the API)."""
+
+
+def apply(report: Report, by, action: str, reason: str, minutes: int | None = None, match_id=None):
+    """Act on ``report`` as moderator ``by``: the one entry point of the admin
+    and the REST API. ``minutes`` bounds a mute or a deactivation (None: for
+    good); ``match_id`` names the match to void (the report's by default).
+    Voiding also needs the leaderboard's ``add_matchvoid`` permission."""
+    from games.models import Match
+
+    if action not in ACTIONS:
+        raise FriendError("bad_action")
+    reason = (reason or "").strip()
+    if not reason:
+        raise FriendError("no_reason")
+    if minutes is not None and int(minutes) <= 0:
+        raise FriendError("bad_duration")
+    target = report.reported
+    if action == "warn":
+        return warn(target, by, reason, report)
+    if action == "mute":
+        return mute_reactions(target, by, reason, minutes, report)
+    if action == "deactivate":
+        return deactivate(target, by, reason, minutes, report)
+    if action == "void":
+        if not by.has_perm("leaderboard.add_matchvoid"):
+            raise FriendError("not_allowed")
+        match = Match.objects.filter(pk=match_id or report.match_id or 0).first()
+        return void(match, by, reason, report)
+    return dismiss(report, by, reason)
 
 
 def lift_expired(by=None) -> int:

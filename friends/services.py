@@ -187,10 +187,12 @@ def _empty_seats(room: Room) -> list[int]:
 
 
 def _usable(invite: Invite, room: Room) -> None:
-    """R-9: an invite is refused once it expired, the match started or the room filled up."""
+    """R-9: an invite is refused once it expired, the match started or the room filled up.
+    A match that began after the invite was sent counts even when it is over
+    (a leaver puts the room back to waiting): the invite was for that match."""
     if invite.expired():
         raise FriendError("invite_expired")
-    if room.status != Room.Status.WAITING:
+    if room.status != Room.Status.WAITING or Match.objects.filter(room=room).count() > invite.matches_before:
         raise FriendError("match_started")
     if not _empty_seats(room):
         raise FriendError("room_full")
@@ -222,7 +224,9 @@ def invite(user, username: str, room: Room | None = None) -> Invite:
             raise FriendError("already_here")
         if not _empty_seats(room):
             raise FriendError("room_full")
-        row = Invite.objects.create(sender=user, recipient=target, room=room)
+        row = Invite.objects.create(
+            sender=user, recipient=target, room=room, matches_before=Match.objects.filter(room=room).count()
+        )
         notify.on_commit(target.pk, {"type": "friends.invite", "invite": invite_payload(row)})
     return row
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from rooms.models import Room, Seat
 from rooms.services import leave_points
 
-from . import presence, services
+from . import moderation, presence, services
 from .errors import FriendError
 from .models import Block, Friendship, Invite, Report
 
@@ -55,8 +55,13 @@ def inviting_room(user) -> Room | None:
 def index(request):
     user = request.user
     incoming, outgoing = requests_of(user)
+    room = inviting_room(user)
     report_to = request.GET.get("report", "").strip()[:20]
     target = get_user_model().objects.filter(username__iexact=report_to).first() if report_to else None
+    shared = services.shared_matches(user, target) if target and target.pk != user.pk else []
+    # From the table's result panel the match comes along (?match=): it is chosen already.
+    wanted = request.GET.get("match", "")
+    report_match = int(wanted) if wanted.isdigit() and any(m.pk == int(wanted) for m in shared) else None
     return render(
         request,
         "friends/index.html",
@@ -66,10 +71,15 @@ def index(request):
             "outgoing": outgoing,
             "invites": list(services.pending_invites(user)),
             "blocked": Block.objects.select_related("blocked").filter(blocker=user),
-            "room": inviting_room(user),
+            "room": room,
+            "at_table": set(room.seats.exclude(user=None).values_list("user_id", flat=True))
+            if room
+            else set(),
             "reasons": Report.Reason.choices,
             "report_to": report_to,
-            "shared": services.shared_matches(user, target) if target and target.pk != user.pk else [],
+            "shared": shared,
+            "report_match": report_match,
+            "notices": moderation.notices_for(user),
         },
     )
 

@@ -1,14 +1,80 @@
 """R-9 in the browser: a friend request by username, then a live invite that
-reaches the friend's open friends page over his personal socket (ws/me/),
-with the top bar's badge, and the seat taken from it."""
+reaches the friend's open pages over his personal socket (ws/me/): the
+friends page's list, and on any other page the toast and the top bar's
+badge; the seat taken from it. Then he hides his online status: his friend's
+page no longer says he is online, while at their table she still sees his
+connection badge."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from urllib.parse import urlsplit, urlunsplit
+
 import pytest
 
-from .conftest import DESKTOP, PHONE, ROOM_URL, digits
+from .conftest import (
+    CHANNEL_PREFIX,
+    DB_NAME,
+    DEFAULT_DATABASE_URL,
+    DEFAULT_REDIS_URL,
+    DESKTOP,
+    PHONE,
+    ROOM_URL,
+    ROOT,
+    digits,
+)
 
 pytestmark = pytest.mark.browser
+
+SETUP = r"""
+import json, sys
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from rooms import services as rooms
+
+moderator, first, second = sys.argv[1:]
+User = get_user_model()
+mod = User.objects.get(username=moderator)
+mod.is_staff = True  # staff to open the admin, a member of Moderators: not a superuser
+mod.save(update_fields=["is_staff"])
+mod.groups.add(Group.objects.get(name="Moderators"))
+a, b = User.objects.get(username=first), User.objects.get(username=second)
+room = rooms.create_room(a, "hokm2", {})
+rooms.sit(room, b, 2, move=True)
+rooms.set_ready(room, b, True)
+match = rooms.start(room, a)
+print(json.dumps({"code": room.code, "match": match.pk}))
+"""
+
+
+def on_site(script: str, *argv: str) -> dict:
+    """Run ``script`` in a Django shell against the live site's database; its last line is JSON."""
+    admin = os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)
+    env = {
+        **os.environ,
+        "DATABASE_URL": urlunsplit(urlsplit(admin)._replace(path=f"/{DB_NAME}")),
+        "REDIS_URL": os.environ.get("REDIS_URL", DEFAULT_REDIS_URL),
+        "CACHE_PREFIX": "browser",
+        "CHANNEL_PREFIX": CHANNEL_PREFIX,
+        "DEADLINES": "inprocess",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    code = f"import sys; sys.argv = {['x', *argv]!r}\n" + script
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if out.returncode:
+        raise RuntimeError(out.stderr[-3000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def test_r9_a_live_invite_reaches_the_friends_open_page(people):
@@ -26,6 +92,11 @@ def test_r9_a_live_invite_reaches_the_friends_open_page(people):
     friends.wait_for_load_state()
     friends.locator(f'[data-friend="{leila.name}"]').wait_for()
     friends.wait_for_function("() => window.takhtehFriends && window.takhtehFriends.open")
+    # A second tab of his on another page (the lobby): the invite reaches it too.
+    other_tab = nima.context.new_page()
+    other_tab.goto(f"{nima.site}/rooms/")
+    other_tab.wait_for_function("() => window.takhtehFriends && window.takhtehFriends.open")
+    assert other_tab.locator("[data-testid=friends-badge]").is_hidden()
 
     # Leila opens a waiting room and invites him from her friends page.
     lobby = leila.goto("/rooms/?game=hokm4")
@@ -47,6 +118,11 @@ def test_r9_a_live_invite_reaches_the_friends_open_page(people):
     assert leila.name in item.inner_text()
     badge = friends.locator("[data-testid=friends-badge]")
     assert badge.is_visible() and digits(badge.inner_text()) == "1"
+    other_toast = other_tab.locator("[data-testid=invite-toast]")
+    other_toast.wait_for()
+    assert leila.name in other_toast.inner_text()
+    other_badge = other_tab.locator("[data-testid=friends-badge]")
+    assert other_badge.is_visible() and digits(other_badge.inner_text()) == "1"
     nima.shot("friends-invite-en-desktop")
     leila.shot("friends-sent-fa-phone")
     friends.set_viewport_size(PHONE)
@@ -59,3 +135,77 @@ def test_r9_a_live_invite_reaches_the_friends_open_page(people):
     friends.locator("[data-testid=wait-panel]").wait_for()
     lobby_seat = friends.locator(f'[data-testid^=seat-]:has-text("{nima.name}")')
     lobby_seat.first.wait_for()
+
+    # He hides his online status (the preference defaults to shown).
+    prefs = other_tab
+    prefs.goto(f"{nima.site}/me/preferences/")
+    box = prefs.locator("input[name=show_online]")
+    assert box.is_checked()
+    box.uncheck()
+    prefs.locator("#main form[method=post] button[type=submit]").click()
+    prefs.wait_for_load_state()
+    assert not prefs.locator("input[name=show_online]").is_checked()
+
+    # Leila's friends page: neither online nor offline, hidden, though he has two tabs open.
+    page = leila.goto("/friends/")
+    dot = page.locator(f'[data-friend="{nima.name}"] .fr-dot')
+    dot.wait_for()
+    assert dot.get_attribute("data-online") == "hidden"
+    # He sits at her table already: no invite for him, a word instead.
+    assert page.locator(f"[data-testid=at-table-{nima.name}]").is_visible()
+    assert page.locator(f"[data-testid=invite-{nima.name}]").count() == 0
+    leila.shot("friends-hidden-fa-desktop")
+    # At their table she still sees his connection badge (R-9, R-7).
+    room = leila.goto(f"/rooms/{code}/")
+    room.locator(f'[data-testid^=seat-]:has-text("{nima.name}") .presence-connected').first.wait_for()
+
+
+def test_r9_a_moderator_deactivates_a_reported_player_who_is_thrown_out_of_his_live_table(people):
+    """The report from the friends page with the match chosen; a Moderators
+    member (staff, not superuser) deactivates him for good in the admin; his
+    open table page is told at once and does not reconnect, hers plays on."""
+    mona = people("mona", lang="en", viewport=DESKTOP)
+    leila = people("leila", lang="fa", viewport=DESKTOP)
+    nima = people("nima", lang="en", viewport=DESKTOP)
+    made = on_site(SETUP, mona.name, leila.name, nima.name)
+    code, match = made["code"], made["match"]
+
+    # Leila reports him, the match already chosen (as the table's result panel links it).
+    page = leila.goto(f"/friends/?report={nima.name}&match={match}")
+    assert page.locator("#rp-match").input_value() == str(match)
+    page.locator("#rp-reason").select_option("abuse")
+    page.locator("#rp-details").fill("insults in every trick")
+    page.locator(".fr-report button[type=submit]").click()
+    page.wait_for_load_state()
+    table = leila.goto(f"/rooms/{code}/")
+    table.locator("[data-testid=hand]").wait_for()
+    his = nima.goto(f"/rooms/{code}/")
+    his.locator("[data-testid=hand]").wait_for()
+    his.wait_for_function("() => window.takhtehFriends && window.takhtehFriends.open")
+
+    # The moderator's queue, the report with his matches, the action.
+    admin = mona.goto("/admin/friends/report/")
+    admin.locator("#result_list tbody tr", has_text=nima.name).locator("th a, td a").first.click()
+    admin.wait_for_load_state()
+    assert f"/admin/games/match/{match}/change/" in admin.content()
+    admin.locator("a.button", has_text="Warn, mute, deactivate or void").click()
+    admin.wait_for_load_state()
+    admin.locator("select[name=action]").select_option("deactivate")
+    admin.locator("select[name=duration]").select_option("")
+    admin.locator("textarea[name=reason]").fill("abuse at the table, for good")
+    mona.shot("friends-moderate-en-desktop")
+    admin.locator("input[type=submit]").click()
+    admin.wait_for_load_state()
+    assert admin.locator(".messagelist .success").count() == 1
+
+    # At once: his table says he is signed out and stays so; his personal socket is closed too.
+    his.locator("[data-testid=signed-out]").wait_for(timeout=5000)
+    his.wait_for_function("() => window.takhtehFriends && !window.takhtehFriends.open")
+    nima.shot("friends-deactivated-table-en-desktop")
+    his.wait_for_timeout(1500)
+    assert his.locator("[data-testid=signed-out]").is_visible()  # no reconnect as a visitor
+    assert table.locator("[data-testid=signed-out]").count() == 0
+    # The record: who, when, why.
+    actions = mona.goto("/admin/friends/moderatoraction/")
+    row = actions.locator("#result_list tbody tr").first
+    assert mona.name in row.inner_text() and "for good" in row.inner_text() and nima.name in row.inner_text()

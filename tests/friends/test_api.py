@@ -106,7 +106,20 @@ def test_r9_the_schema_documents_the_friends_api(client):
         "/api/friends/invites/{invite_id}/accept/",
         "/api/friends/reports/",
         "/api/friends/blocks/",
+        "/api/friends/blocks/remove/",
+        "/api/friends/requests/decline/",
+        "/api/friends/requests/cancel/",
+        "/api/friends/remove/",
+        "/api/friends/invites/{invite_id}/decline/",
+        "/api/friends/moderation/reports/",
+        "/api/friends/moderation/reports/{report_id}/",
+        "/api/friends/moderation/reports/{report_id}/actions/",
     ):
         assert path in paths, path
     accept = paths["/api/friends/invites/{invite_id}/accept/"]["post"]
     assert "409" in accept["responses"] and "seated_elsewhere" in accept["description"]
+    moderate = paths["/api/friends/moderation/reports/{report_id}/actions/"]["post"]
+    body = moderate["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    fields = schema["components"]["schemas"][body]["properties"]
+    assert set(fields) == {"action", "reason", "minutes", "match"}
+    assert "201" in moderate["responses"] and "403" in moderate["responses"]

@@ -168,3 +168,105 @@ def test_r9_a_player_page_offers_add_friend_and_report(client, alice, bob):
     assert 'data-testid="player-social"' in html and "?report=bob" in html
     html = client.get("/friends/?report=bob").content.decode()
     assert 'value="bob"' in html
+
+
+def test_r9_an_invite_is_dead_once_its_match_began_even_after_a_leaver_reopened_the_room(
+    alice, bob, charlie, dave, make_user, waiting
+):
+    """The match started: a player who left it (L-3) puts the room back to
+    waiting with an empty seat, but the invite sent before stays refused."""
+    invite = services.invite(alice, "bob")
+    erin = make_user("erin")
+    for number, guest in ((2, charlie), (3, dave), (4, erin)):
+        room_service.sit(waiting, guest, number)
+        room_service.set_ready(waiting, guest, True)
+    room_service.start(waiting, alice)
+    room_service.leave(waiting, erin, confirm=True)
+    waiting.refresh_from_db()
+    assert waiting.status == Room.Status.WAITING and any(s.is_empty for s in waiting.seats.all())
+    refused("match_started", services.accept_invite, bob, invite.pk)
+    assert seat_room(bob) == set()
+    # A new invite to the reopened room is a new one, and it works.
+    fresh = services.invite(alice, "bob")
+    assert services.accept_invite(bob, fresh.pk)["status"] == "seated"
+
+
+def test_r9_blocking_voids_pending_invites_both_ways_and_stops_new_ones(alice, bob, charlie, waiting):
+    invite = services.invite(alice, "bob")
+    services.block(bob, "alice")
+    assert Invite.objects.get(pk=invite.pk).status == Invite.Status.DECLINED
+    assert list(services.pending_invites(bob)) == []
+    refused("no_invite", services.accept_invite, bob, invite.pk)
+    assert seat_room(bob) == set()
+    refused("not_friends", services.invite, alice, "bob")
+    refused("blocked", services.send_request, alice, "bob")  # no way back to being friends
+
+    # The blocker's own pending invite to the blocked player dies too.
+    befriend(charlie, bob)
+    room_service.create_room(bob, "hokm4", {})
+    theirs = services.invite(bob, "charlie")
+    services.block(bob, "charlie")
+    refused("no_invite", services.accept_invite, charlie, theirs.pk)
+
+
+def test_r9_the_page_says_which_reason_refused_an_invite(
+    client, at, alice, bob, charlie, dave, make_user, waiting
+):
+    """A clear message says which: expired, the match started, or the room is full."""
+    client.cookies["lang"] = "en"
+    client.force_login(bob)
+
+    def answer(invite):
+        page = client.post(f"/friends/invites/{invite.pk}/accept/", follow=True)
+        return page.content.decode()
+
+    at(0)
+    expired = services.invite(alice, "bob")
+    at(minutes=10, seconds=1)
+    html = answer(expired)
+    assert "This invite has expired: invites are valid for ten minutes." in html
+    assert "already started" not in html and "every seat is taken" not in html
+
+    at(minutes=11)
+    full = services.invite(alice, "bob")
+    erin = make_user("erin")
+    for number, guest in ((2, charlie), (3, dave), (4, erin)):
+        room_service.sit(waiting, guest, number)
+    html = answer(full)
+    assert "That room is full: every seat is taken." in html and "expired" not in html
+
+    for guest in (charlie, dave, erin):
+        room_service.set_ready(waiting, guest, True)
+    room_service.start(waiting, alice)
+    html = answer(full)
+    assert "The match in that room has already started." in html and "every seat is taken" not in html
+    assert seat_room(bob) == set()
+
+
+def test_r9_a_report_from_the_table_comes_with_its_match_chosen(client, alice, bob):
+    room = make_room(alice, [bob], game="hokm2")
+    match = room_service.start(room, alice)
+    client.force_login(alice)
+    html = client.get(f"/friends/?report=bob&match={match.pk}").content.decode()
+    assert f'<option value="{match.pk}" selected>' in html
+    # A match bob did not share with alice is not offered, nor chosen.
+    html = client.get("/friends/?report=bob&match=999999").content.decode()
+    assert " selected>" not in html
+    assert (
+        client.post("/friends/report/", {"username": "bob", "reason": "abuse", "match": match.pk}).status_code
+        == 302
+    )
+    from friends.models import Report
+
+    assert Report.objects.get().match == match
+
+
+def test_r9_the_friends_page_offers_no_invite_to_a_friend_already_at_the_table(
+    client, alice, bob, charlie, waiting
+):
+    befriend(alice, charlie)
+    room_service.sit(waiting, bob, 2)
+    client.force_login(alice)
+    html = client.get("/friends/").content.decode()
+    assert 'data-testid="at-table-bob"' in html and 'data-testid="invite-bob"' not in html
+    assert 'data-testid="invite-charlie"' in html and 'data-testid="at-table-charlie"' not in html

@@ -424,7 +424,7 @@ function resultPanel(r) {
   // R-9: a player may report another, with this match attached.
   if (view.viewer) {
     for (const s of seats.filter((x) => x.user && x.user !== app.you.user)) {
-      buttons.push(h("a.btn.btn-ghost", { href: `/friends/?report=${encodeURIComponent(s.user)}`,
+      buttons.push(h("a.btn.btn-ghost", { href: `/friends/?report=${encodeURIComponent(s.user)}&match=${encodeURIComponent(frame.match)}`,
         "data-testid": "report-player" }, fmt(gettext("Report %(name)s"), { name: s.user })));
     }
   }

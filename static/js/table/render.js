@@ -232,6 +232,12 @@ export class Renderer {
         h("a.btn.btn-ghost", { href: app.cfg.lobbyUrl }, gettext("Back to the lobby")));
       return;
     }
+    if (status === "signed_out") {
+      banner.hidden = false;
+      fill(banner, h("span", { "data-testid": "signed-out" }, gettext("You are no longer signed in at this table.")), " ",
+        h("a.btn.btn-ghost", { href: app.cfg.loginUrl }, gettext("Sign in")));
+      return;
+    }
     if (app.connected || !this.everOpen) {
       banner.hidden = true;
       return;

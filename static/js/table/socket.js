@@ -4,6 +4,7 @@
 const SILENCE_BEATS = 2.5; // no frame at all (not even a pong) for this many heartbeats: reconnect
 const BACKOFF_MS = [400, 1000, 2000, 4000, 8000, 12000];
 const CLOSE_NO_ROOM = 4404;
+const CLOSE_SIGNED_OUT = 4401; // signed out elsewhere, or deactivated by a moderator: no retry
 
 export class TableSocket {
   constructor(url, { onFrame, onStatus, heartbeatMs = 10000 }) {
@@ -13,7 +14,7 @@ export class TableSocket {
     this.onStatus = onStatus;
     this.ws = null;
     this.attempt = 0;
-    this.status = "connecting"; // connecting | open | closed | gone
+    this.status = "connecting"; // connecting | open | closed | gone | signed_out
     this.retryAt = 0;
     this.timers = {};
     this.lastFrameAt = 0;
@@ -63,6 +64,10 @@ export class TableSocket {
         this.setStatus("gone");
         return;
       }
+      if (event.code === CLOSE_SIGNED_OUT) {
+        this.setStatus("signed_out");
+        return;
+      }
       this.setStatus("closed");
       this.scheduleRetry();
     });
@@ -79,7 +84,7 @@ export class TableSocket {
   }
 
   reconnectNow() {
-    if (this.status === "open" || this.status === "gone") return;
+    if (this.status === "open" || this.status === "gone" || this.status === "signed_out") return;
     // A handshake started while offline may hang: start afresh.
     const stale = this.ws;
     this.ws = null;
