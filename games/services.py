@@ -23,13 +23,14 @@ other: a deadlock.
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 
 from games import engine
 from games.engine import CHANCE, IllegalAction
@@ -173,6 +174,10 @@ def play(
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise PlayError("bad_action")
+    if version is not None and actor == Move.Actor.PLAYER:
+        outcome = _play_plain(match_id, action, user, seat, version)
+        if outcome is not None:
+            return outcome
     with transaction.atomic():
         # The row lock serialises every action of this match: two actions for
         # the same turn queue here, and the second sees the first's version.
@@ -200,6 +205,85 @@ def play(
         except IllegalAction as exc:
             raise PlayError(exc.code, exc.message) from None
         return _accept(match, game, seat, action, state, events, actor, user)
+
+
+PLAIN_PATH = True
+"""Whether ``play`` tries the plain path first (issue 13; tests compare both)."""
+
+_PLAIN_WRITE = """
+WITH m AS (
+    UPDATE games_match SET state = %s::jsonb, version = %s, deadlines = %s::jsonb, next_deadline = %s
+    WHERE id = %s AND version = %s AND status = 'active'
+    RETURNING id
+)
+INSERT INTO games_move (match_id, seq, seat, action, actor, user_id, events, created_at)
+SELECT id, %s, %s, %s::jsonb, %s, %s, %s::jsonb, %s FROM m
+"""
+
+
+def _play_plain(match_id: int, action: dict, user, seat: int | None, version: int) -> Outcome | None:
+    """A person's move that only moves the round on, in two statements and no row lock (issue 13).
+
+    Most actions are a card or a call inside a round: no deal follows, no
+    round or match ends, no seat moves, no tea. For those the locked path's
+    five round trips (BEGIN, the row lock, the move, the match, COMMIT)
+    become two: read the match, then one statement that updates the row only
+    if it is still at the version read (and active) and appends the move in
+    the same statement, so either both happen or neither. Anything else,
+    or a row that moved on meanwhile (another seat's move, a leave), returns
+    None and the caller takes the locked path, which decides it as before:
+    so a refusal always comes from that path, with its error."""
+    if not PLAIN_PATH or connection.vendor != "postgresql" or connection.in_atomic_block:
+        return None
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Match.Status.ACTIVE or match.version != version:
+        return None
+    if (match.tea or {}).get("phase") or action.get("type") in ("deal", "pick_up"):
+        return None
+    own = match.seat_of_user(user.pk) if user is not None else None
+    if own is None or (seat is not None and seat != own):
+        return None
+    game = engine.get(match.game)
+    try:
+        state, events = game.apply(match.state, own, action)
+    except IllegalAction:
+        return None
+    to_act = game.to_act(state)
+    if (
+        not to_act
+        or CHANCE in to_act
+        or game.round_over(state)
+        or game.result(state) is not None
+        or any(e.get("type") == "swap_seats" for e in events)
+    ):
+        return None
+    prev = match.version
+    match.version = prev + 1
+    match.state = state
+    _set_deadlines(match, game, previous=_others(match.deadlines, own))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _PLAIN_WRITE,
+            [
+                json.dumps(state),
+                match.version,
+                json.dumps(match.deadlines),
+                match.next_deadline,
+                match.pk,
+                prev,
+                match.version,
+                own,
+                json.dumps(action),
+                Move.Actor.PLAYER,
+                user.pk,
+                json.dumps(events),
+                clock.now_dt(),
+            ],
+        )
+        if cursor.rowcount != 1:
+            return None  # the row moved on since it was read: the locked path decides
+    built = _commit(match, game, events, prev)  # not in a transaction: sent at once
+    return Outcome(match.pk, match.version, events, built)
 
 
 def _accept(
