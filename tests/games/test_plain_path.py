@@ -210,8 +210,8 @@ def test_the_same_move_sent_twice_at_once_applies_once(make_user):
         action = game.legal_actions(match.state, seat)[-1]
         player = users[seat - 1]
         results = _race(
-            lambda m=match: play_service.play(m.pk, action, user=player, version=1),
-            lambda m=match: play_service.play(m.pk, action, user=player, version=1),
+            lambda m=match, a=action, p=player: play_service.play(m.pk, a, user=p, version=1),
+            lambda m=match, a=action, p=player: play_service.play(m.pk, a, user=p, version=1),
         )
         assert sorted(results) == [("ok", 2), ("refused", "stale_version")], (attempt, results)
         assert match.moves.count() == 2
