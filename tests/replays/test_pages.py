@@ -153,3 +153,24 @@ def test_r_10_l_2_a_practice_match_opens_for_its_player(client, alice):
     body = data.json()
     assert body["replayable"] and body["match"]["practice"] and body["steps"]
     assert leaks(body, match) == set()
+
+
+def test_r_10_a_cached_timeline_is_never_another_match_s(finished, settings):
+    """The timeline cache is keyed by the match's start as well as its id and version:
+    a database made again (match ids from 1 again) gets no other match's cards."""
+    from replays import services as replay_services
+
+    first = replay_services.match_timeline(finished)
+    other = Match.objects.get(pk=finished.pk)
+    other.started_at = other.started_at.replace(year=other.started_at.year - 1)
+    # same id, same version, another start: the other database's match is not served
+    from django.core.cache import cache
+
+    planted = {**first, "steps": [], "planted": True}
+    cache.set(
+        f"replay:{replay_services.TIMELINE_VERSION}:{other.pk}:{other.version}:{other.started_at.timestamp()}",
+        planted,
+    )
+    assert replay_services.match_timeline(finished) == first
+    assert replay_services.match_timeline(other) == planted
+
