@@ -167,6 +167,13 @@ LAYOUT_FAULTS = """() => {
 }"""
 
 
+def layout_faults_of_list(page) -> list[str]:
+    return page.evaluate(
+        """() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1
+                 ? ['page scrolls sideways'] : []"""
+    )
+
+
 def layout_faults(page) -> list[str]:
     return page.evaluate(LAYOUT_FAULTS)
 
@@ -271,6 +278,10 @@ def test_r_10_slider_steps_keys_and_autoplay_move_through_a_match(people, site):
     assert step_of(page) == last - 1
     page.keyboard.press("ArrowRight")
     assert shown_cards(page) <= played
+    # ben sits in seat 2: his side has the table's "us" colour on the bar, the chart and his seat
+    assert page.locator("[data-testid=replay-score] [data-tone=us] small").inner_text() == ben.name
+    assert page.locator("[data-testid=score-chart] .rp-key-0").get_attribute("data-team") == "1"
+    assert "team-us" in page.locator("[data-slot=bottom] .seat").get_attribute("class")
     assert layout_faults(page) == []
     ben.shot("replay-en-phone")
     page.locator("[data-testid=round-picker]").select_option("0")
@@ -286,6 +297,13 @@ def test_r_10_slider_steps_keys_and_autoplay_move_through_a_match(people, site):
     assert layout_faults(page) == []
     ann.shot("replay-fa-phone")
     page.screenshot(path=str(SCREENSHOTS / "replay-fa-phone-full.png"), full_page=True)
+
+    # the list of one's matches links the replay
+    page = ann.goto("/replays/")
+    row = page.locator(f"[data-testid=replay-list] tr[data-match='{recorded['match']}']")
+    assert row.locator("[data-testid=review-link]").get_attribute("href") == url
+    ann.shot("replay-list-fa-phone")
+    assert layout_faults_of_list(page) == []
 
     # not a participant: 404
     cleo = people("cleo", lang="en")
@@ -348,13 +366,15 @@ def test_r_10_b_4_a_bridge_deal_shows_auction_contract_hands_and_double_dummy(pe
         page.screenshot(path=str(SCREENSHOTS / f"replay-bridge-{player.lang}-full.png"), full_page=True)
 
 
-def test_r_10_hokm4_seats_keep_their_physical_places_in_both_languages(people):
+@pytest.mark.parametrize("game", ["hokm4", "shelem4"])
+def test_r_10_four_players_seats_keep_their_physical_places_in_both_languages(people, game):
     """Counter-clockwise play (DESIGN): the next player sits on the viewer's right,
-    the partner at the top, in Persian as in English: RTL mirrors text, never seats."""
+    the partner at the top, in Persian as in English: RTL mirrors text, never seats.
+    Shelem's auction is listed call by call and its bid named on the bar."""
     fa = people("hfa", lang="fa", viewport=PHONE)
     en = people("hen", lang="en", viewport=DESKTOP)
     third, fourth = f"{fa.name}_c", f"{fa.name}_d"
-    recorded = record_match("hokm4", {"target": 3}, fa.name, en.name, third, fourth, rounds=1)
+    recorded = record_match(game, {}, fa.name, en.name, third, fourth, rounds=1)
     assert recorded["status"] == "abandoned"
     url = f"/replays/{recorded['match']}/"
     for player, seat in ((fa, 1), (en, 2)):
@@ -367,8 +387,13 @@ def test_r_10_hokm4_seats_keep_their_physical_places_in_both_languages(people):
         right = page.locator("[data-slot=right]").bounding_box()
         assert left["x"] < right["x"]
         to_full_trick(page)
-        # the hakem's trump on the bar, the four cards of a trick in the middle
+        # the trump (or sars) on the bar, the four cards of a trick in the middle
         assert page.locator("[data-testid=replay-trump]").inner_text().strip()
         assert page.locator("[data-testid=replay-trick] .tc").count() == 4
-        player.shot(f"replay-hokm4-{player.lang}-{'phone' if player is fa else 'desktop'}")
+        if game == "shelem4":
+            auction = timeline_of(page)["rounds"][0]["auction"]
+            assert page.locator("[data-auction] li").count() == len(auction) > 0
+            bid = page.locator("[data-testid=replay-bid]").inner_text()
+            assert str(max(a["bid"] for a in auction if a["bid"] != "pass")) in digits(bid)
+        player.shot(f"replay-{game}-{player.lang}-{'phone' if player is fa else 'desktop'}")
         assert layout_faults(page) == []

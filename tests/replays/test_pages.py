@@ -174,3 +174,17 @@ def test_r_10_a_cached_timeline_is_never_another_match_s(finished, settings):
     assert replay_services.match_timeline(finished) == first
     assert replay_services.match_timeline(other) == planted
 
+
+def test_r_10_the_list_says_who_won_from_my_side(client, finished, alice, bob):
+    """A finished match's row: won or lost for the one reading it, his side's score first."""
+    Match.objects.filter(pk=finished.pk).update(
+        status=Match.Status.FINISHED, result={"winner": 1, "score": [1, 3]}
+    )
+    for user, won, first in ((alice, "no", "1"), (bob, "yes", "3")):
+        client.force_login(user)
+        client.cookies["lang"] = "en"
+        body = client.get(reverse("replays:index"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        row = body[body.index(f'data-match="{finished.pk}"') :]
+        assert f'data-won="{won}"' in row.split("</tr>")[0]
+        text = row.split('data-testid="outcome"')[1].split("</span>")[0]
+        assert ("Won" if won == "yes" else "Lost") in text and text.split(",")[1].strip().startswith(first)
