@@ -66,8 +66,12 @@ def logged_moves(match: Match) -> list[timeline.LoggedMove]:
 
 def match_timeline(match: Match) -> dict:
     """The public timeline, or {"replayable": False, ...} when the record is incomplete.
-    A reviewed match no longer changes, so the result is cached by its version."""
-    key = f"replay:{TIMELINE_VERSION}:{match.pk}:{match.version}"
+    A reviewed match no longer changes, so the result is cached by its version.
+    The key also names when the match started: a database made again (a test
+    site, a restored copy) numbers its matches from 1 again, and another match
+    with the same id and version must not be served this one's timeline."""
+    started = match.started_at.timestamp() if match.started_at else ""
+    key = f"replay:{TIMELINE_VERSION}:{match.pk}:{match.version}:{started}"
     data = cache.get(key)
     if data is None:
         fields = public_fields(match)

@@ -9,16 +9,37 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from games import engine
+from games.models import Match
+
 from . import services
 
 PER_PAGE = 20
+
+
+def outcome(match: Match, seat: int | None) -> dict | None:
+    """A finished match's result from the viewer's side: won or lost, his side's score first."""
+    result = match.result or {}
+    score = result.get("score")
+    if match.status != Match.Status.FINISHED or seat is None or not score:
+        return None
+    team = engine.get(match.game).team_of(seat)
+    winner = result.get("winner")
+    return {
+        "won": None if winner is None else winner == team,
+        "mine": score[team],
+        "theirs": score[1 - team],
+    }
 
 
 @require_GET
 @login_required
 def index(request):
     page = Paginator(services.matches_of(request.user), PER_PAGE).get_page(request.GET.get("page"))
-    rows = [{"match": m, "seat": m.seat_of_user(request.user.pk)} for m in page.object_list]
+    rows = []
+    for m in page.object_list:
+        seat = m.seat_of_user(request.user.pk)
+        rows.append({"match": m, "seat": seat, "outcome": outcome(m, seat)})
     return render(request, "replays/index.html", {"page": page, "rows": rows})
 
 

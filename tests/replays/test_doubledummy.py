@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from replays import doubledummy
 
-pytest.importorskip("endplay")
+# endplay is a dependency (pyproject), not an optional extra: no skip when it is missing,
+# the table below is None then and these tests fail.
 
 # Each hand holds one suit's top four, the next suit's 10-9-8 and so on: a deal worked out by hand.
 NORTH = ["AS", "KS", "QS", "JS", "TH", "9H", "8H", "7D", "6D", "5D", "4C", "3C", "2C"]

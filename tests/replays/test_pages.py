@@ -120,3 +120,71 @@ def test_r_10_the_player_page_links_my_own_matches_only(client, finished, alice,
 def test_r_10_hidden_cards_exist_in_the_recorded_match(finished):
     """The scan above has something to catch: cards dealt and never played face up."""
     assert any(r["dealt"] - r["played"] for r in rounds_of_log(finished))
+
+
+def test_r_10_staff_review_through_the_admin_not_the_viewer(client, finished, alice, make_user):
+    """Staff read a match and its move log in the admin; a participant who is not staff cannot."""
+    match_page = reverse("admin:games_match_change", args=[finished.pk])
+    move = Move.objects.filter(match=finished).order_by("seq").first()
+    move_page = reverse("admin:games_move_change", args=[move.pk])
+    client.force_login(alice)
+    for u in (match_page, move_page):
+        assert client.get(u).status_code == 302  # to the admin's login
+    staff = make_user("mod", is_staff=True, is_superuser=True)
+    client.force_login(staff)
+    for u in (match_page, move_page):
+        assert client.get(u).status_code == 200
+    assert client.get(reverse("replays:viewer", args=[finished.pk])).status_code == 404
+
+
+def test_r_10_l_2_a_practice_match_opens_for_its_player(client, alice):
+    """A practice match against a bot (L-2) is listed and replays for its one person."""
+    from rooms import services as room_service
+
+    match = play_out(start_match("hokm2", alice, [], bots=(2,)), stop_after=40)
+    room_service.leave(match.room, alice, confirm=True)
+    match.refresh_from_db()
+    assert match.practice and match.status in (Match.Status.ABANDONED, Match.Status.FINISHED)
+    client.force_login(alice)
+    listed = client.get(reverse("replays:index")).content.decode()
+    assert f'data-match="{match.pk}"' in listed
+    page, data = (client.get(u) for u in urls(match))
+    assert page.status_code == 200 and 'data-testid="replay-app"' in page.content.decode()
+    body = data.json()
+    assert body["replayable"] and body["match"]["practice"] and body["steps"]
+    assert leaks(body, match) == set()
+
+
+def test_r_10_a_cached_timeline_is_never_another_match_s(finished, settings):
+    """The timeline cache is keyed by the match's start as well as its id and version:
+    a database made again (match ids from 1 again) gets no other match's cards."""
+    from replays import services as replay_services
+
+    first = replay_services.match_timeline(finished)
+    other = Match.objects.get(pk=finished.pk)
+    other.started_at = other.started_at.replace(year=other.started_at.year - 1)
+    # same id, same version, another start: the other database's match is not served
+    from django.core.cache import cache
+
+    planted = {**first, "steps": [], "planted": True}
+    cache.set(
+        f"replay:{replay_services.TIMELINE_VERSION}:{other.pk}:{other.version}:{other.started_at.timestamp()}",
+        planted,
+    )
+    assert replay_services.match_timeline(finished) == first
+    assert replay_services.match_timeline(other) == planted
+
+
+def test_r_10_the_list_says_who_won_from_my_side(client, finished, alice, bob):
+    """A finished match's row: won or lost for the one reading it, his side's score first."""
+    Match.objects.filter(pk=finished.pk).update(
+        status=Match.Status.FINISHED, result={"winner": 1, "score": [1, 3]}
+    )
+    for user, won, first in ((alice, "no", "1"), (bob, "yes", "3")):
+        client.force_login(user)
+        client.cookies["lang"] = "en"
+        body = client.get(reverse("replays:index"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        row = body[body.index(f'data-match="{finished.pk}"') :]
+        assert f'data-won="{won}"' in row.split("</tr>")[0]
+        text = row.split('data-testid="outcome"')[1].split("</span>")[0]
+        assert ("Won" if won == "yes" else "Lost") in text and text.split(",")[1].strip().startswith(first)

@@ -31,9 +31,96 @@ def tricks_as_logged(match: Match) -> list[list[tuple]]:
     return rounds
 
 
+def logged_rounds(match: Match) -> list[dict]:
+    """Per round, what the recorded events (written during play) say of its auction, trump and contract."""
+    rounds: list[dict] = []
+    for events in Move.objects.filter(match=match).order_by("seq").values_list("events", flat=True):
+        for e in events:
+            kind = e["type"]
+            if kind == "dealt":
+                rounds.append({"auction": [], "trump": None, "contract": None, "bidder": None})
+            elif kind == "bid":
+                rounds[-1]["auction"].append((e["seat"], e["amount"]))
+            elif kind == "passed":
+                rounds[-1]["auction"].append((e["seat"], "pass"))
+            elif kind == "call":
+                rounds[-1]["auction"].append((e["seat"], e["call"]))
+            elif kind == "auction_won":
+                rounds[-1]["bidder"] = (e["seat"], e["amount"])
+            elif kind == "trump_named":
+                rounds[-1]["trump"] = e["suit"]
+            elif kind == "auction_over":
+                c = e["contract"]
+                rounds[-1]["contract"] = (c["level"], c["strain"], c.get("doubled", 0), c["declarer"])
+                rounds[-1]["trump"] = None if c["strain"] == "NT" else c["strain"]
+    return rounds
+
+
+def auction_shown(rnd: dict) -> list[tuple]:
+    out = []
+    for a in rnd["auction"]:
+        if "call" not in a:
+            out.append((a["seat"], a["bid"]))
+        elif a["call"] == "bid":
+            out.append((a["seat"], f"{a['level']}{a['strain']}"))
+        else:
+            out.append((a["seat"], a["call"]))
+    return out
+
+
+def scores_as_recorded(match: Match) -> list[list[int]]:
+    """The match score after each round, from the Round rows written at each round's end."""
+    out: list[list[int]] = []
+    total = [0, 0]
+    for r in Round.objects.filter(match=match).order_by("number"):
+        if r.result is None:
+            continue  # a round cut short by a leave: no result, no point on the chart
+        events = {e["type"]: e for e in (r.result or {}).get("events", [])}
+        if "round_won" in events:  # hokm: the event carries the match score
+            total = list(events["round_won"]["score"])
+        elif "round_scored" in events:  # shelem: each round's score is added (SH-9)
+            total = [total[t] + events["round_scored"]["score"][t] for t in (0, 1)]
+        elif "deal_scored" in events:  # bridge: the sheet's entries, then the rubber's total
+            for entry in events["deal_scored"]["entries"]:
+                total[entry["team"]] += entry["points"]
+            if "rubber_won" in events:
+                total = list(events["rubber_won"]["score"])
+        # (a passed-out bridge deal scores nothing: the total stays)
+        out.append(list(total))
+    return out
+
+
+def without_logged_events(match: Match) -> dict:
+    """The timeline rebuilt from the logged actions alone (every recorded event dropped):
+    only the engine can have made it."""
+    moves = [
+        timeline.LoggedMove(m.seq, m.seat, m.action, None, m.auto)
+        for m in replay_services.logged_moves(match)
+    ]
+    return timeline.build(replay_services.public_fields(match), moves, dd=False)
+
+
 def check_replay(match: Match) -> dict:
     data = replay_services.match_timeline(match)
     assert data["replayable"] is True
+    # rebuilt through the engine from the actions: the same with no recorded event to copy
+    again = without_logged_events(match)
+    assert again["steps"] == data["steps"]
+    strip = [{k: v for k, v in r.items() if k != "double_dummy"} for r in data["rounds"]]
+    assert again["rounds"] == strip and again["chart"] == data["chart"]
+    # the auction, the trump and the contract of each round as they were during play
+    logged = logged_rounds(match)
+    assert len(logged) == len(data["rounds"])
+    for rnd, was in zip(data["rounds"], logged, strict=True):
+        assert auction_shown(rnd) == was["auction"]
+        assert rnd["trump"] == was["trump"]
+        if was["bidder"]:
+            assert (rnd["bidder"], rnd["bid"]) == was["bidder"]
+        if was["contract"]:
+            c = rnd["contract"]
+            assert (c["level"], c["strain"], c["doubled"], c["declarer"]) == was["contract"]
+    # the score as it grew, round by round, as recorded at each round's end
+    assert data["chart"][1:] == scores_as_recorded(match)
     # every trick as played, in order, with its winner
     replayed = [
         [(tuple((c["seat"], c["card"]) for c in t["cards"]), t["winner"]) for t in r["tricks"] if t["winner"]]

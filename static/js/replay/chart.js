@@ -13,9 +13,11 @@ function el(tag, attrs = {}, text = null) {
 /**
  * data.chart: [[a, b] before round 1, after round 1, ...]. `current` (a round
  * index) is marked. The chart is laid out left to right in both languages,
- * like a score sheet's time axis.
+ * like a score sheet's time axis. The viewer's own side (``usTeam``) has the
+ * table's "us" colour, as on the seats and the bar.
  */
-export function scoreChart(box, data, current, sideLabel) {
+export function scoreChart(box, data, current, sideLabel, usTeam = 0) {
+  const tone = (team) => (team === usTeam ? 0 : 1);
   const points = data.chart;
   const W = 320;
   const H = 150;
@@ -44,14 +46,15 @@ export function scoreChart(box, data, current, sideLabel) {
   }
   for (const team of [0, 1]) {
     const d = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p[team]).toFixed(1)}`).join(" ");
-    svg.append(el("path", { d, class: `rp-line rp-line-${team}`, "data-team": team }));
-    points.forEach((p, i) => svg.append(el("circle", { cx: x(i), cy: y(p[team]), r: 2.5, class: `rp-dot rp-line-${team}` })));
+    svg.append(el("path", { d, class: `rp-line rp-line-${tone(team)}`, "data-team": team }));
+    points.forEach((p, i) => svg.append(el("circle", { cx: x(i), cy: y(p[team]), r: 2.5, class: `rp-dot rp-line-${tone(team)}` })));
   }
   const legend = document.createElement("div");
   legend.className = "rp-legend";
   for (const team of [0, 1]) {
     const item = document.createElement("span");
-    item.className = `rp-key rp-key-${team}`;
+    item.className = `rp-key rp-key-${tone(team)}`;
+    item.dataset.team = String(team);
     item.textContent = sideLabel(team);
     legend.append(item);
   }

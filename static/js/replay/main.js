@@ -22,6 +22,11 @@ function compassOr(seat) {
   return app.data.match.game === "bridge" ? compassName(seat) : num(seat);
 }
 
+/** The viewer's own side: the table's "us" colour (gold), the other side "them" (blue). */
+function usTeam() {
+  return teamOf(app.viewer || 1, app.data.match.players);
+}
+
 function sideLabel(team) {
   const m = app.data.match;
   if (m.game === "bridge") return sideText(team);
@@ -52,7 +57,7 @@ function trumpChip(step) {
 /** Each side named beside its own number: no "a : b" whose order flips with the page direction. */
 function scoreChip(title, pair, testid) {
   return h("div.chip", { "data-testid": testid }, h("small", null, title),
-    [0, 1].map((team) => h("span.rp-side-score", { "data-team": team },
+    [0, 1].map((team) => h("span.rp-side-score", { "data-team": team, "data-tone": team === usTeam() ? "us" : "them" },
       h("small", null, sideLabel(team)), " ", h("b", null, num(pair[team])))));
 }
 
@@ -67,7 +72,7 @@ function renderBar(step) {
       h("div.chip.chip-title", { "data-testid": "replay-round" }, h("strong", null,
         fmt(gettext("Round %(n)s of %(total)s"), { n: num(step.round + 1), total: num(app.data.rounds.length) }))),
       trumpChip(step),
-      fam === "shelem" && step.bid ? h("div.chip", null, h("small", null, gettext("Bid")),
+      fam === "shelem" && step.bid ? h("div.chip", { "data-testid": "replay-bid" }, h("small", null, gettext("Bid")),
         h("b", null, `${num(step.bid)} · ${seatName(step.bidder)}`)) : null,
       scoreChip(won, step.won, "replay-won"),
       scoreChip(matchTitle, step.match, "replay-score"),
@@ -215,7 +220,7 @@ function render() {
   renderTricks(step);
   renderControls();
   const chart = $("[data-chart]");
-  scoreChart(chart, app.data, step.round, (team) => sideLabel(team));
+  scoreChart(chart, app.data, step.round, (team) => sideLabel(team), usTeam());
 }
 
 // --- moving ------------------------------------------------------------------------
