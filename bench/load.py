@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import random
 import resource
+import secrets
 import signal
 import socket
 import subprocess
@@ -287,6 +289,9 @@ class Table:
         self.rematched: set = set()
         self.progress = time.monotonic()
         self.running = True
+        self.fair_values: dict = {}  # ((match, round), seat index) -> the value committed to
+        self.fair_revealed: set = set()  # ((match, round), seat index) whose value was sent
+        self.last: list = [None] * 4  # per seat: the last state frame's (v, status, legal actions, deadlines)
 
     async def think_then(self, coro_fn):
         low, high = self.think
@@ -300,7 +305,30 @@ class Table:
         kind = frame.get("type")
         if kind == "error":
             self.stats.error(frame.get("code", "?"))
+        elif kind == "fair_state":
+            self.fair(frame)
         return frame if kind == "state" else None
+
+    def fair(self, frame: dict) -> None:
+        """F-1/F-2, as a browser does: each seat of this table sends its
+        fingerprint, then its value, once each per round (so a deal waits for
+        the last value, not for the substitutes' deadline). The table's
+        ``fair_state`` frames may arrive out of order; a seat's value, once
+        made, is kept for the round, as the page keeps it (static/js/table/fair.js)."""
+        key = (frame.get("match"), frame.get("round"))
+        for i in self.connect_seats:
+            if self.sockets[i] is None:
+                continue
+            value = self.fair_values.get((key, i))
+            if frame.get("phase") == "commit" and frame["commitments"][i] is None and value is None:
+                value = self.fair_values[(key, i)] = secrets.token_hex(32)
+                commitment = hashlib.sha256(bytes.fromhex(value)).hexdigest()
+                asyncio.ensure_future(
+                    self.send(i, {"type": "fair_commit", "round": key[1], "commitment": commitment})
+                )
+            elif frame.get("phase") == "reveal" and value is not None and (key, i) not in self.fair_revealed:
+                self.fair_revealed.add((key, i))
+                asyncio.ensure_future(self.send(i, {"type": "fair_reveal", "round": key[1], "value": value}))
 
     def rematch_if_finished(self, seat: int, frame: dict) -> bool:
         """A finished match: this seat agrees to play again (once)."""
@@ -317,6 +345,12 @@ class Table:
         if frame["match"] != self.match:
             self.match, self.seen, self.pending, self.acting_for = frame["match"], [-1] * 4, {}, None
         self.seen[seat] = max(self.seen[seat], frame["v"])
+        self.last[seat] = (
+            frame["v"],
+            frame["status"],
+            len(frame["view"].get("legal") or []),
+            frame["deadlines"],
+        )
         everyone = min(self.seen)
         for v in [v for v in self.pending if v < everyone]:
             # every seat of the table has a version after the one the action was sent at
@@ -460,8 +494,9 @@ async def drive(tables, stats: Stats, duration: float, stall_after: float, heart
         await asyncio.sleep(1.0)
         now = time.monotonic()
         for t in tables:
-            if now - t.progress > stall_after:
+            if now - t.progress > stall_after and t.index not in t.stats.stalled:
                 t.stats.stalled.add(t.index)
+                print(f"stalled: table {t.index} seen={t.seen} last={getattr(t, 'last', None)}", flush=True)
         if heartbeat and int(now - started) % int(heartbeat) == 0:
             for t in tables:
                 for seat in range(4):
