@@ -1,6 +1,6 @@
 """Duplicate arena: two bot settings play the same deals with the sides swapped.
 
-    python bench/arena.py GAME --deals N [--a strong] [--b auto] [--seed 1] [--budget-ms MS]
+    python bench/arena.py GAME --deals N [--a strong] [--b auto] [--seed 1] [--jobs 2]
 
 A setting is a bot level (``easy``, ``normal``, ``strong``) or ``auto`` (the
 engine's ``auto_action``, the timeout move). Every deal is played twice: at
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import pathlib
 import random
 import statistics
@@ -114,24 +115,39 @@ def outcome(game, state, a_side):
     return float(duplicate_score(res))
 
 
-def run(name, deals, a, b, seed=1, out=print):
+def play_deal(job):
+    """Both tables of one deal (a worker process's unit): A's value and the decision times."""
+    name, a, b, seed, d, decks = job
     game = engine.get(name)
     rules = game.validate_rules({})
+    times: list[float] = []
+    first = play_table(game, rules, decks, (a, b), seed + 7919 * d, times)
+    second = play_table(game, rules, decks, (b, a), seed + 7919 * d, times)
+    x, y = outcome(game, first, 0), outcome(game, second, 1)
+    if name == "bridge":
+        return float(imps(int(x - y))), times  # A sat North-South at the first table
+    return (x + y) / 2, times
+
+
+def run(name, deals, a, b, seed=1, out=print, jobs=1):
+    game = engine.get(name)
     rng = random.Random(seed)
+    # the decks are drawn in order first: the same deals whatever the number of jobs
+    work = [(name, a, b, seed, d, deal_decks(game, rng)) for d in range(deals)]
     values = []
     times: list[float] = []
-    for d in range(deals):
-        decks = deal_decks(game, rng)
-        first = play_table(game, rules, decks, (a, b), seed + 7919 * d, times)
-        second = play_table(game, rules, decks, (b, a), seed + 7919 * d, times)
-        x, y = outcome(game, first, 0), outcome(game, second, 1)
-        if name == "bridge":
-            value = float(imps(int(x - y)))  # A sat North-South at the first table
-        else:
-            value = (x + y) / 2
-        values.append(value)
-        if (d + 1) % max(1, deals // 10) == 0:
-            out(f"  {d + 1}/{deals} deals: mean {statistics.fmean(values):.3f}")
+    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    try:
+        results = pool.imap(play_deal, work) if pool else map(play_deal, work)
+        for d, (value, spent) in enumerate(results):
+            values.append(value)
+            times.extend(spent)
+            if (d + 1) % max(1, deals // 10) == 0:
+                out(f"  {d + 1}/{deals} deals: mean {statistics.fmean(values):.3f}")
+    finally:
+        if pool:
+            pool.close()
+            pool.join()
     mean = statistics.fmean(values)
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
     half = 1.96 * sd / math.sqrt(len(values))
@@ -157,8 +173,14 @@ def main(argv=None):
     parser.add_argument("--a", default="strong", choices=SETTINGS)
     parser.add_argument("--b", default="auto", choices=SETTINGS)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="deals played in parallel processes (one per core at most: budgets are wall clock)",
+    )
     args = parser.parse_args(argv)
-    run(args.game, args.deals, args.a, args.b, args.seed)
+    run(args.game, args.deals, args.a, args.b, args.seed, jobs=args.jobs)
     return 0
 
 

@@ -147,6 +147,17 @@ def test_arena_last_line(name, metric):
     assert re.fullmatch(pattern, lines[-1]), lines[-1]
 
 
+def test_arena_jobs_play_the_same_deals(monkeypatch):
+    """``--jobs``: the deals are drawn first, so parallel processes give the sequential result."""
+    monkeypatch.setitem(bots.LEVELS, "easy", (4, None))  # no wall-clock budget: the same worlds every run
+    lines = {}
+    for jobs in (1, 2):
+        out = []
+        arena.run("hokm2", 4, "easy", "auto", seed=5, out=out.append, jobs=jobs)
+        lines[jobs] = out[-1].split(" p50_ms=")[0]
+    assert lines[1] == lines[2], lines
+
+
 def test_hokm_last_hand_inference():
     """C-3 / C-4: a last hand that lets the other side's card stand holds no card that beats it."""
     from games.bots import hokm as hb
