@@ -8,6 +8,12 @@ After commit: arm the deadline, then announce the frames
 (``signals.version_committed``); a failed announcement never stops the
 deadline.
 
+A person's card or call inside a round (no deal, no end of a round or of
+the match, no seat swap, no tea) takes the plain path instead (issue 13):
+the transaction is one statement that writes the match only at the version
+read and appends the move with it, so the version still serialises every
+action of a match without a row lock; anything else takes the locked path.
+
 This module reaches no other app: what the rest of the site does about an
 action (rooms' seats and status, the ledger, the broadcast) hangs on the
 signals in ``games.signals``.
