@@ -256,9 +256,17 @@ def playout(fs: hf.FastHokm, me_side: int = -1) -> tuple[int, int]:
     return fs.tricks[0], fs.tricks[1]
 
 
+TRICK_BONUS = 0.06
+"""A playout's worth beyond won or lost, per trick of margin: it ranks the lines of a round
+already won or lost, and it sharpens the pruning. Measured in the duplicate arena against
+``auto_action`` (200 worlds, no wall-clock cut, paired on the same deals): 0 won 4 points fewer
+rounds than 0.03 (200 deals); 0.06 won about one point more (400 deals, within the noise) and
+decides faster."""
+
+
 def _value(tricks, side) -> float:
     mine, theirs = tricks[side], tricks[1 - side]
-    return (1.0 if mine >= WIN else 0.0) + 0.03 * (mine - theirs)
+    return (1.0 if mine >= WIN else 0.0) + TRICK_BONUS * (mine - theirs)
 
 
 # ------------------------------------------------------------ what the seat knows

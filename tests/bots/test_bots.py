@@ -180,6 +180,44 @@ def test_hokm_last_hand_inference():
     assert voids == [0, 0, 0, 0]
 
 
+@pytest.mark.parametrize("n", [4, 2])
+def test_hokm_plain_reads_never_exclude_a_card_a_plain_player_holds(n):
+    """C-3: what the bot reads from cards played as ``plain_policy`` plays them (leads, dumps,
+    cheapest winners, cuts) never rules out a card the seat actually holds, over 400 random rounds."""
+    from games.bots import hokm as hb
+    from games.engine import hokm_fast as hf
+
+    rng = random.Random(11)
+    reads = 0
+    for _ in range(400):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [0] * n
+        for i in range(13 * n):
+            hands[i % n] |= hb.BIT[deck[i]]
+        trump, hakem = rng.randrange(4), rng.randrange(n)
+        fs = hb._round_fast(n, list(hands), trump, hakem)
+        tricks, trick = [], []
+        while not fs.over:
+            seat = fs.turn
+            c = hb.plain_policy(fs)
+            trick.append((seat, c))
+            hf.play(fs, c)
+            if len(trick) == n:
+                tricks.append(trick)
+                trick = []
+            held = [fs.hands[p] for p in range(n)]
+            for mine_side in (0, 1):
+                voids = [0] * n
+                for tr in tricks + ([trick] if trick else []):
+                    hb._Knowledge._plain_reads(tr, voids, n, trump, mine_side)
+                for p in range(n):
+                    if hb.TEAM[n][p] != mine_side:
+                        assert not voids[p] & held[p], (p, tricks, trick)
+                        reads += bin(voids[p]).count("1")
+    assert reads > 10000  # the reads say something
+
+
 def test_shelem_bids_read_from_the_auction():
     """SH-3: the first bidder's forced 100 shows nothing; a free bid shows a hand near its amount."""
     from games.bots import shelem as sb
