@@ -497,10 +497,14 @@ async def drive(tables, stats: Stats, duration: float, stall_after: float, heart
             if now - t.progress > stall_after and t.index not in t.stats.stalled:
                 t.stats.stalled.add(t.index)
                 print(f"stalled: table {t.index} seen={t.seen} last={getattr(t, 'last', None)}", flush=True)
-        if heartbeat and int(now - started) % int(heartbeat) == 0:
+        if heartbeat:
+            # each socket beats every ``heartbeat`` seconds at a phase of its own, as
+            # pages opened at different moments do (not every socket in the same second)
+            second = int(now - started) % int(heartbeat)
             for t in tables:
                 for seat in range(4):
-                    await t.send(seat, {"type": "ping"})
+                    if (t.index * 4 + seat) % int(heartbeat) == second:
+                        await t.send(seat, {"type": "ping"})
     for t in tables:
         t.running = False
     return time.monotonic() - started

@@ -374,6 +374,8 @@ TABLE = {
     # Database calls of the table's sockets run on this many threads per
     # Daphne process (the row lock serialises each match; tables run in parallel).
     "DB_THREADS": int(env_str("DB_THREADS", "8")),
+    # ... and heartbeats on threads of their own: a burst of them never queues in front of a move.
+    "BEAT_THREADS": int(env_str("BEAT_THREADS", "2")),
     "FRAME_BURST": 40,  # frames a connection may send at once ...
     "FRAME_RATE": 8.0,  # ... and per second after that
     # H4-X4: the others' time to say no to a tea, and a multiplier of the

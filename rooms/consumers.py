@@ -124,9 +124,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             choice = profile.language if profile is not None else None
         return choice if choice in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
-    async def _run(self, fn, *args):
-        """``fn(*args)`` off the loop in one hop; what it broadcasts is sent
-        from here afterwards (rooms.broadcast.collecting), also when it raised."""
+    async def _run(self, fn, *args, lane: str = "table"):
+        """``fn(*args)`` off the loop in one hop (on ``lane``'s threads,
+        rooms.db); what it broadcasts is sent from here afterwards
+        (rooms.broadcast.collecting), also when it raised."""
 
         def call():
             with broadcast.collecting() as box:
@@ -135,7 +136,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 except Exception as exc:  # noqa: BLE001 - re-raised below, after the sends
                     return None, box, exc
 
-        result, box, error = await db(call)()
+        result, box, error = await db(call, lane)()
         if box:
             await broadcast.send_all(box)
         if error is not None:
@@ -266,7 +267,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self._resync()
 
     async def on_ping(self, frame):
-        version = await self._run(self._beat)
+        version = await self._run(self._beat, lane="beat")
         await self.send_json({"type": "pong", "match": self.match_id, "v": version})
 
     def _beat(self) -> int | None:

@@ -21,7 +21,10 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connections
 
-_pool: ThreadPoolExecutor | None = None
+_pools: dict[str, ThreadPoolExecutor] = {}
+LANES = {"table": "DB_THREADS", "beat": "BEAT_THREADS"}
+"""Each lane has its own threads: a burst of heartbeats (hundreds of tabs at
+once) queues behind other heartbeats, never in front of a move (issue 13)."""
 
 
 _checked = threading.local()
@@ -49,21 +52,22 @@ class _PooledSyncToAsync(SyncToAsync):
             raise
 
 
-def _executor() -> ThreadPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(
-            max_workers=int(settings.TABLE["DB_THREADS"]), thread_name_prefix="table-db"
-        )
-    return _pool
+def _executor(lane: str = "table") -> ThreadPoolExecutor:
+    pool = _pools.get(lane)
+    if pool is None:
+        size = int(settings.TABLE.get(LANES[lane], 2))
+        pool = _pools.setdefault(lane, ThreadPoolExecutor(max_workers=size, thread_name_prefix=f"{lane}-db"))
+    return pool
 
 
 def pooled() -> bool:
     return connections["default"].vendor == "postgresql" and int(settings.TABLE["DB_THREADS"]) > 1
 
 
-def db(fn):
-    """``fn`` as an awaitable that runs it off the event loop (see the module's docstring)."""
+def db(fn, lane: str = "table"):
+    """``fn`` as an awaitable that runs it off the event loop (see the module's
+    docstring), on ``lane``'s threads: ``table`` for actions and everything
+    else a connection asks, ``beat`` for heartbeats."""
     if not pooled():
         return database_sync_to_async(fn)
-    return _PooledSyncToAsync(fn, thread_sensitive=False, executor=_executor())
+    return _PooledSyncToAsync(fn, thread_sensitive=False, executor=_executor(lane))
