@@ -108,9 +108,9 @@ print(json.dumps(out))
 """
 
 
-def play_on_site(game: str, rules: dict, until: str, *usernames: str) -> dict:
-    """A match of ``game`` between ``usernames`` (the first, who must exist, creates
-    the room and sits at seat 1; the others are made if need be), played to ``until``."""
+def on_site(script: str, *argv: str, extra_env: dict | None = None, timeout: float = 120) -> dict:
+    """Run ``script`` in a Django shell against the live site's database, with
+    ``argv`` as its ``sys.argv[1:]``; its last line of output is JSON."""
     admin = os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)
     env = {
         **os.environ,
@@ -119,21 +119,34 @@ def play_on_site(game: str, rules: dict, until: str, *usernames: str) -> dict:
         "CACHE_PREFIX": "browser",
         "CHANNEL_PREFIX": CHANNEL_PREFIX,
         "DEADLINES": "inprocess",
-        "ROUND_PAUSE": "0",
-        "FAIR_WAIT_SECONDS": "0",  # nobody's browser sends values here: substitutes at once (F-4)
+        **(extra_env or {}),
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
-    argv = ["x", game, json.dumps(rules), until, *usernames]
-    script = f"import sys; sys.argv = {argv!r}\n" + SCRIPT
+    code = f"import sys; sys.argv = {['x', *argv]!r}\n" + script
     out = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", script],
+        [sys.executable, "manage.py", "shell", "-c", code],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
-        timeout=400,
+        timeout=timeout,
         check=False,
     )
     if out.returncode:
         raise RuntimeError(out.stderr[-3000:])
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def play_on_site(game: str, rules: dict, until: str, *usernames: str) -> dict:
+    """A match of ``game`` between ``usernames`` (the first, who must exist, creates
+    the room and sits at seat 1; the others are made if need be), played to ``until``."""
+    return on_site(
+        SCRIPT,
+        game,
+        json.dumps(rules),
+        until,
+        *usernames,
+        # nobody's browser sends values here: substitutes at once (F-4)
+        extra_env={"ROUND_PAUSE": "0", "FAIR_WAIT_SECONDS": "0"},
+        timeout=400,
+    )

@@ -7,25 +7,10 @@ connection badge."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from urllib.parse import urlsplit, urlunsplit
-
 import pytest
 
-from .conftest import (
-    CHANNEL_PREFIX,
-    DB_NAME,
-    DEFAULT_DATABASE_URL,
-    DEFAULT_REDIS_URL,
-    DESKTOP,
-    PHONE,
-    ROOM_URL,
-    ROOT,
-    digits,
-)
+from .conftest import DESKTOP, PHONE, ROOM_URL, digits
+from .onsite import on_site
 
 pytestmark = pytest.mark.browser
 
@@ -48,33 +33,6 @@ rooms.set_ready(room, b, True)
 match = rooms.start(room, a)
 print(json.dumps({"code": room.code, "match": match.pk}))
 """
-
-
-def on_site(script: str, *argv: str) -> dict:
-    """Run ``script`` in a Django shell against the live site's database; its last line is JSON."""
-    admin = os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)
-    env = {
-        **os.environ,
-        "DATABASE_URL": urlunsplit(urlsplit(admin)._replace(path=f"/{DB_NAME}")),
-        "REDIS_URL": os.environ.get("REDIS_URL", DEFAULT_REDIS_URL),
-        "CACHE_PREFIX": "browser",
-        "CHANNEL_PREFIX": CHANNEL_PREFIX,
-        "DEADLINES": "inprocess",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    }
-    code = f"import sys; sys.argv = {['x', *argv]!r}\n" + script
-    out = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", code],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    if out.returncode:
-        raise RuntimeError(out.stderr[-3000:])
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def test_r9_a_live_invite_reaches_the_friends_open_page(people):

@@ -13,7 +13,6 @@ a refusal changes nothing and names the same error as before.
 from __future__ import annotations
 
 import random
-import threading
 
 import pytest
 from django.db import connection
@@ -25,6 +24,7 @@ from games.engine import CHANCE
 from games.errors import PlayError
 from games.models import Match, Move, Round
 from rooms import broadcast
+from tests.games.test_races import _race as race
 from tests.rooms.conftest import make_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -176,28 +176,8 @@ def test_refusals_change_nothing_and_keep_their_codes(make_user):
 
 
 def _race(*targets):
-    barrier = threading.Barrier(len(targets))
-    results: list = [None] * len(targets)
-
-    def run(i, target):
-        barrier.wait()
-        try:
-            with broadcast.collecting():
-                results[i] = ("ok", target().version)
-        except PlayError as exc:
-            results[i] = ("refused", exc.code)
-        except Exception as exc:  # noqa: BLE001 - what this test looks for
-            results[i] = ("crash", repr(exc))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, t)) for i, t in enumerate(targets)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    assert not any(t.is_alive() for t in threads)
-    return results
+    """``tests.games.test_races._race``, an accepted action given as its version."""
+    return [(kind, got.version if kind == "ok" else got) for kind, got in race(*targets)]
 
 
 def test_the_same_move_sent_twice_at_once_applies_once(make_user):
