@@ -247,6 +247,16 @@ def scan(history: History, match: Match, viewers) -> tuple[list[str], dict]:
 
 
 @pytest.fixture(autouse=True)
+def robots_rate(settings):
+    """The seats here are robots that answer every frame as fast as the server
+    sends it: over a long match each seat sends more than the table's per-socket
+    rate (the flood guard, tested in tests/rooms/test_table_guards.py): a
+    dropped act waited for its turn's deadline, and a dropped sync failed the
+    test on a quiet machine."""
+    settings.TABLE = {**settings.TABLE, "FRAME_BURST": 10_000, "FRAME_RATE": 10_000.0}
+
+
+@pytest.fixture(autouse=True)
 def own_layer(settings):
     """A channel-layer prefix of this test's own: Redis pub/sub ignores the
     database number, so another run on the same Redis must not reach these sockets."""
@@ -279,8 +289,19 @@ async def test_whole_match_frames_and_pages_hold_no_card_the_viewer_may_not_see(
         for viewer in viewers:
             await viewer.send({"type": "sync"})
         await wait_for(
-            lambda: all(v.count(type="state", full=True) > fulls[id(v)] for v in viewers), 15, "the syncs"
+            lambda: all(v.count(type="state", full=True) > fulls[id(v)] for v in viewers),
+            15,
+            lambda: (
+                "the syncs of "
+                + "; ".join(
+                    f"{v.name} (reader {'done' if v.task.done() else 'running'}, last frames "
+                    f"{[f.get('type') + ':' + str(f.get('code', f.get('v'))) for f in v.frames[-4:]]})"
+                    for v in viewers
+                    if v.count(type="state", full=True) <= fulls[id(v)]
+                )
+            ),
         )
+
         await pages(room, viewers, match_id)
     finally:
         await close_all(viewers)
