@@ -241,7 +241,7 @@ def _play_plain(match_id: int, action: dict, user, seat: int | None, version: in
     so a refusal always comes from that path, with its error."""
     if not PLAIN_PATH or connection.vendor != "postgresql" or connection.in_atomic_block:
         return None
-    match = Match.objects.filter(pk=match_id).first()
+    match = read_match(match_id)
     if match is None or match.status != Match.Status.ACTIVE or match.version != version:
         return None
     if (match.tea or {}).get("phase") or action.get("type") in ("deal", "pick_up"):
@@ -479,6 +479,35 @@ def _set_deadlines(match: Match, game, previous: dict) -> None:
             deadlines[key] = previous.get(key) or now + turn_seconds(match)
     match.deadlines = deadlines
     match.next_deadline = datetime.fromtimestamp(min(deadlines.values()), tz=UTC) if deadlines else None
+
+
+_MATCH_READ: str | None = None
+
+
+def read_match(match_id: int) -> Match | None:
+    """``Match.objects.filter(pk=match_id).first()`` through a statement built once.
+
+    Django compiles a query again for every call (the select list, the
+    ordering, the joins it looks for): at saturation that was about a third
+    of the plain path's Python time (issue 13, profiled). The same row, the
+    same field values (each field's own conversion from the database), the
+    same object (``tests/games/test_plain_path.py``)."""
+    global _MATCH_READ
+    fields = Match._meta.concrete_fields
+    if _MATCH_READ is None:
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(f.column) for f in fields)
+        _MATCH_READ = f"SELECT {columns} FROM {quote(Match._meta.db_table)} WHERE {quote('id')} = %s"
+    with connection.cursor() as cursor:
+        cursor.execute(_MATCH_READ, [match_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = [
+        f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
+        for f, v in zip(fields, row, strict=True)
+    ]
+    return Match.from_db(connection.alias, [f.attname for f in fields], values)
 
 
 def expire(match_id: int, version: int) -> Outcome | None:

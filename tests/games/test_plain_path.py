@@ -227,3 +227,28 @@ def test_a_row_that_moved_on_after_the_read_goes_the_locked_way(make_user, monke
     assert list(match.moves.values_list("seq", flat=True)) == [1, 2]
     match.refresh_from_db()
     assert match.version == 2
+
+
+def test_the_plain_paths_read_gives_the_row_the_orm_gives(make_user):
+    """``read_match`` (a statement built once, issue 13) returns the same object as
+    ``Match.objects.get``: every field, JSON and dates included, a null result too;
+    a missing match is None."""
+    users = [make_user(f"read{i}") for i in range(4)]
+    match = _match(users, "hokm4", _dealt_state("hokm4", 5))
+    Match.objects.filter(pk=match.pk).update(
+        deadlines={"2": 1.5e9}, tea={"phase": "asked", "by": 2}, result=None, leaver_seat=3
+    )
+    for finish in (False, True):
+        if finish:
+            Match.objects.filter(pk=match.pk).update(
+                status=Match.Status.FINISHED,
+                result={"winner": 0, "score": [7, 3]},
+                finished_at=clock.now_dt(),
+            )
+        expected = Match.objects.get(pk=match.pk)
+        got = play_service.read_match(match.pk)
+        assert type(got) is Match and got.pk == expected.pk and not got._state.adding
+        for f in Match._meta.concrete_fields:
+            assert getattr(got, f.attname) == getattr(expected, f.attname), f.name
+        assert got.room.pk == expected.room_id
+    assert play_service.read_match(match.pk + 1000) is None
