@@ -235,7 +235,7 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.SharedRedisCache",  # one connection pool per process
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_PREFIX", "takhteh"),
             # redis-py 8 caps its pool at 100 connections unless told otherwise.

@@ -54,7 +54,7 @@ def test_it_uses_postgres_and_redis_when_given(tmp_path):
     assert got["embedded"] is False
     assert got["db"] == "django.db.backends.postgresql"
     assert got["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
-    assert got["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert got["cache"] == "config.cache.SharedRedisCache"  # one pool per process (config/cache.py)
     assert got["broker"] == "redis://127.0.0.1:6379/3"
     assert got["deadlines"] == "celery"
 
