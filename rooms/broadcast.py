@@ -48,12 +48,16 @@ ROOM_EVENTS = {"match_won", "rubber_won", "left", "swap_seats"}
 """Events after which the room itself (seats, status) is sent again."""
 
 
-def room_snapshot(room: Room) -> dict:
-    """The ``room`` frame's body: an allow-list of public fields."""
+_CURRENT = object()
+
+
+def room_snapshot(room: Room, match=_CURRENT) -> dict:
+    """The ``room`` frame's body: an allow-list of public fields. ``match``:
+    the room's current match (or None), when the caller has just read it."""
     seats = list(room.seats.select_related("user").order_by("number"))
     seated = {s.number: f"u:{s.user_id}" for s in seats if s.user_id}
     live = presence.snapshot(room.code, seated)
-    match = room.current_match()
+    match = room.current_match() if match is _CURRENT else match
     return {
         "code": room.code,
         "game": room.game,

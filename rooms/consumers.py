@@ -172,7 +172,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seat_number = seat
         if arriving:
             presence.store().touch(self.code, self.conn_id, self.who, seat)
-        snapshot = broadcast.room_snapshot(room)
+        snapshot = broadcast.room_snapshot(room, match)
         if arriving:
             broadcast.presence_changed(room, force=True, snapshot=snapshot)
         state = None
