@@ -64,6 +64,22 @@ class Match(models.Model):
         return None
 
 
+def first_due(deadlines: dict | None, players: list | None, now: float | None = None):
+    """The seat whose deadline comes first, and who plays it: ``(seat, actor)``
+    (the dealer for seat 0, a bot for a bot's seat, else the clock), or None.
+    ``now``: only a deadline already due then (50 ms early counts); None: the
+    first whatever its time. Ties go to the lower seat. The one reading of a
+    match row's deadlines, for ``services.expire`` and the ticker alike."""
+    due = [(t, int(s)) for s, t in (deadlines or {}).items() if now is None or t <= now + 0.05]
+    if not due:
+        return None
+    _, seat = min(due)
+    if seat == engine.CHANCE:
+        return seat, Move.Actor.DEALER
+    bot = any(p.get("seat") == seat and p.get("bot") for p in players or ())
+    return seat, Move.Actor.BOT if bot else Move.Actor.CLOCK
+
+
 class Round(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()

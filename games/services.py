@@ -44,7 +44,7 @@ from games.engine import CHANCE, IllegalAction
 from . import clock, fairness, frames, tea
 from .bots import bot_action
 from .errors import PlayError
-from .models import Match, Move, Round
+from .models import Match, Move, Round, first_due
 from .signals import match_ended, seats_swapped, version_committed
 
 log = logging.getLogger(__name__)
@@ -555,14 +555,7 @@ def expire(match_id: int, version: int) -> Outcome | None:
 
 
 def _due_seat(match: Match, now: float | None = None):
-    now = clock.now() if now is None else now
-    due = [(t, int(s)) for s, t in match.deadlines.items() if t <= now + 0.05]
-    if not due:
-        return None
-    _, seat = min(due)
-    if seat == CHANCE:
-        return seat, Move.Actor.DEALER
-    return seat, Move.Actor.BOT if _is_bot(match, seat) else Move.Actor.CLOCK
+    return first_due(match.deadlines, match.players, clock.now() if now is None else now)
 
 
 # --- tea with the narrator (H4-X4, games/tea.py) ----------------------------------------

@@ -42,11 +42,11 @@ def due(limit: int = 200) -> list[tuple[int, int, bool]]:
 
 
 def _bot_turn(deadlines: dict | None, players: list | None) -> bool:
-    """Whether the first deadline due is a bot seat's (seat 0, the dealer, is not)."""
-    if not deadlines:
-        return False
-    seat = int(min(deadlines.items(), key=lambda item: item[1])[0])
-    return any(p.get("seat") == seat and p.get("bot") for p in players or ())
+    """Whether the first deadline is a bot seat's (seat 0, the dealer, is not)."""
+    from .models import Move, first_due
+
+    first = first_due(deadlines, players)
+    return first is not None and first[1] == Move.Actor.BOT
 
 
 class Ticker:

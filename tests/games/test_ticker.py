@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from games import clock, engine, services, ticker
-from games.models import Match
+from games.models import Match, Move, first_due
 from rooms import services as room_service
 from tests.rooms.conftest import make_room
 
@@ -42,6 +42,20 @@ def test_due_tells_a_bots_turn_from_a_clock_of_people(alice, bob, charlie, dave,
     # The next deal (seat 0) is the dealer's, never a bot's.
     assert ticker._bot_turn({"0": past, "2": past + 5}, bots.players) is False
     assert ticker._bot_turn({"3": past}, bots.players) is True
+
+
+def test_the_first_deadline_is_read_one_way_by_expire_and_the_ticker():
+    """games.models.first_due: the seat and who plays it (C-8: the clock, a bot, the dealer)."""
+    players = [{"seat": 1, "user_id": 7}, {"seat": 2, "bot": True}, {"seat": 3, "user_id": 8}]
+    assert first_due({}, players) is None and first_due(None, players) is None
+    assert first_due({"3": 10.0, "2": 12.0}, players) == (3, Move.Actor.CLOCK)
+    assert first_due({"3": 12.0, "2": 10.0}, players) == (2, Move.Actor.BOT)
+    assert first_due({"3": 10.0, "1": 10.0}, players) == (1, Move.Actor.CLOCK)  # a tie: the lower seat
+    assert first_due({"0": 10.0, "2": 11.0}, players) == (0, Move.Actor.DEALER)
+    # with ``now``: only what is due by then (50 ms early counts)
+    assert first_due({"2": 10.0}, players, now=9.0) is None
+    assert first_due({"2": 10.0}, players, now=9.96) == (2, Move.Actor.BOT)
+    assert first_due({"2": 10.0, "3": 20.0}, players, now=15.0) == (2, Move.Actor.BOT)
 
 
 def test_a_crowd_of_bot_turns_does_not_hold_up_a_timeout(monkeypatch):
