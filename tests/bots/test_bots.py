@@ -271,3 +271,54 @@ def test_hokm_plain_reads_of_the_opponents():
     # index 3 leads AS (an ace: nothing read), index 0 ours, index 1 follows low while its partner wins
     hb._Knowledge._plain_reads([(3, IX["AS"]), (0, IX["4S"]), (1, IX["2S"])], voids, 4, hearts, mine_side)
     assert voids == [0, 0, 0, 0]
+
+
+def _drafted_hokm2_views(deals: int, seed: int):
+    """Each seat's view and the opponent's real hand when play starts, both seats having drafted as
+    ``auto_action`` does (H2-4: take a trump or a ten or better, else the unseen second card)."""
+    game = engine.get("hokm2")
+    rules = game.validate_rules({})
+    rng = random.Random(seed)
+    for _ in range(deals):
+        state = game.new_match(rules)
+        while state["phase"] != "play":
+            seats = game.to_act(state)
+            if CHANCE in seats:
+                kind, cards = game.pending_chance(state)
+                deck = list(cards)
+                rng.shuffle(deck)
+                state, _ = game.apply(state, CHANCE, {"type": kind, "deck": deck})
+                continue
+            seat = min(seats)
+            state, _ = game.apply(state, seat, game.auto_action(state, seat))
+        for seat in (1, 2):
+            yield game.view(state, seat), seat, state["hands"][2 - seat], state["trump"]
+
+
+@pytest.mark.parametrize("drafted", [True, False])
+def test_hokm2_the_bot_deals_the_opponent_a_drafted_hand(drafted, monkeypatch):
+    """H2-4: a drafter keeps the good cards he is shown, so the opponent's hand is richer in trumps and
+    tens or better than the cards the seat has not seen. The bot's sampled opponent holds about as many
+    as the real one (within one card on average over 200 deals); dealing him uniformly (the bot before
+    ``DRAFTED``) gives him about three fewer."""
+    from games.bots import hokm as hb
+    from games.bots.rng import Rng
+
+    monkeypatch.setattr(hb, "DRAFTED", drafted)
+
+    def good(card, trump):
+        return card[0] in "AKQJT" or card[1] == trump
+
+    real, sampled = [], []
+    rng = Rng(3)
+    for view, seat, opponent, trump in _drafted_hokm2_views(100, 21):
+        real.append(sum(good(c, trump) for c in opponent))
+        hands = hb._Knowledge(view, seat).deal(rng)
+        dealt = [hb.CARDS[c] for c in range(52) if hands[2 - seat] >> c & 1]
+        assert len(dealt) == 13
+        sampled.append(sum(good(c, trump) for c in dealt))
+    gap = sum(real) / len(real) - sum(sampled) / len(sampled)
+    if drafted:
+        assert abs(gap) < 1.0, gap
+    else:
+        assert gap > 2.0, gap
