@@ -46,6 +46,17 @@ from .models import Room, Seat
 
 CLOSE_NO_ROOM = 4404
 
+_room_ids: dict[str, int] = {}
+"""Room code -> id, for the rooms this process has had connections to (a
+code never names another room while its room exists; the hello checks it)."""
+ROOM_IDS_KEPT = 10_000
+
+
+def _remember_room(code: str, room_id: int) -> None:
+    if code not in _room_ids and len(_room_ids) >= ROOM_IDS_KEPT:
+        _room_ids.pop(next(iter(_room_ids)))  # the oldest
+    _room_ids[code] = room_id
+
 
 class TableConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
@@ -55,6 +66,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     frame_at: float = 0.0  # when the last state frame reached this connection (monotonic)
     last_v: int | None = None
     hide_reactions: bool = False  # R-5 / H4-X5: this viewer hides reactions, throws too
+    arrived: bool = False  # the hello found the room (and stored this connection's presence)
 
     async def dispatch(self, message):
         """Channels' dispatch without its per-message database clean-up hop
@@ -76,31 +88,65 @@ class TableConsumer(AsyncWebsocketConsumer):
         # connections (a restart, hundreds of tables) the database calls
         # queue, and the handshake must not time out meanwhile (issue 13).
         await self.accept()
-        hello = await self._run(self._hello, None, True)
+        # Join the groups first, then read the state: a version committed
+        # while the state was read (a deal at the moment of arrival) would
+        # otherwise be broadcast before this connection listened, and the
+        # page would show the older state until its heartbeat noticed
+        # (tests/rooms/test_arrival_race.py). The room's id comes from its
+        # code, known to this process after the room's first connection.
+        hello = None
+        room_id = _room_ids.get(self.code)
+        for _attempt in range(2):  # a remembered id whose room is gone: once more by the code
+            if room_id is None:
+                room_id = await self._run(self._room_id)
+                if room_id is None:
+                    break
+            await self._join(room_id)
+            hello = await self._run(self._hello, room_id, True)
+            if hello is not None:
+                break
+            _room_ids.pop(self.code, None)
+            await self._leave_groups()
+            room_id = self.room_id = None
         if hello is None:
             await self.close(code=CLOSE_NO_ROOM)
             return
-        self.room_id = hello["room_id"]
+        _remember_room(self.code, room_id)
+        self.arrived = True
         self.language = hello["language"]
         self.hide_reactions = hello.get("hide_reactions", False)
-        layer = self.channel_layer
-        await layer.group_add(broadcast.table_group(self.room_id), self.channel_name)
-        if self.uid is not None:
-            await layer.group_add(broadcast.player_group(self.room_id, self.uid), self.channel_name)
-            await layer.group_add(user_group(self.uid), self.channel_name)
         await self._set_public(not hello["player"])
         await self._send_hello(hello)
+
+    def _room_id(self) -> int | None:
+        return Room.objects.filter(code=self.code).values_list("pk", flat=True).first()
+
+    async def _join(self, room_id: int) -> None:
+        """This connection's groups of the room, the public one too until the
+        hello says whether it is a player (a player's public frames are dropped
+        by ``table_public`` meanwhile)."""
+        self.room_id = room_id
+        layer = self.channel_layer
+        await layer.group_add(broadcast.table_group(room_id), self.channel_name)
+        if self.uid is not None:
+            await layer.group_add(broadcast.player_group(room_id, self.uid), self.channel_name)
+            await layer.group_add(user_group(self.uid), self.channel_name)
+        await self._set_public(True)
 
     async def disconnect(self, code):
         if self.room_id is None:
             return
+        await self._leave_groups()
+        if self.arrived:  # its presence was stored by the hello
+            await self._run(self._gone)
+
+    async def _leave_groups(self) -> None:
         layer = self.channel_layer
         await layer.group_discard(broadcast.table_group(self.room_id), self.channel_name)
         await self._set_public(False)
         if self.uid is not None:
             await layer.group_discard(broadcast.player_group(self.room_id, self.uid), self.channel_name)
             await layer.group_discard(user_group(self.uid), self.channel_name)
-        await self._run(self._gone)
 
     # --- who is this ---------------------------------------------------------------
 
@@ -159,7 +205,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         arrival is one thread hop and one room snapshot (issue 13)."""
         rooms = Room.objects.select_related("creator")
         room = rooms.filter(pk=room_id).first() if room_id else rooms.filter(code=self.code).first()
-        if room is None:
+        if room is None or room.code != self.code:
             return None
         match = Match.objects.filter(room_id=room.pk).order_by("-id").first()
         seat = None
