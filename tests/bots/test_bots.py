@@ -13,6 +13,15 @@ from games.engine import CHANCE
 POSITIONS = {"hokm4": 500, "hokm2": 500, "shelem4": 300, "shelem2": 300, "bridge": 400}
 
 
+def _chance(game, state, rng):
+    """The pending chance step (an ace draw, a deal) from a deck shuffled by ``rng``."""
+    kind, cards = game.pending_chance(state)
+    deck = list(cards)
+    rng.shuffle(deck)
+    state, _ = game.apply(state, CHANCE, {"type": kind, "deck": deck})
+    return state
+
+
 def _random_positions(name, count, rng, rules=None):
     """(state, seat) pairs along random games played with random legal actions."""
     game = engine.get(name)
@@ -25,10 +34,7 @@ def _random_positions(name, count, rng, rules=None):
             state = game.new_match(rules)
             continue
         if CHANCE in seats:
-            kind, cards = game.pending_chance(state)
-            deck = list(cards)
-            rng.shuffle(deck)
-            state, _ = game.apply(state, CHANCE, {"type": kind, "deck": deck})
+            state = _chance(game, state, rng)
             continue
         seat = min(seats)
         yield state, seat
@@ -284,10 +290,7 @@ def _drafted_hokm2_views(deals: int, seed: int):
         while state["phase"] != "play":
             seats = game.to_act(state)
             if CHANCE in seats:
-                kind, cards = game.pending_chance(state)
-                deck = list(cards)
-                rng.shuffle(deck)
-                state, _ = game.apply(state, CHANCE, {"type": kind, "deck": deck})
+                state = _chance(game, state, rng)
                 continue
             seat = min(seats)
             state, _ = game.apply(state, seat, game.auto_action(state, seat))
