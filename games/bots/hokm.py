@@ -496,12 +496,16 @@ def _good(c: int, t: int) -> bool:
     return c % 13 <= 4 or SUIT_OF[c] == t
 
 
-def _drafted_order(cards, t: int, rng: Rng) -> list[int]:
+def _drafted_order(cards, t: int, rng: Rng | None = None, draws=None) -> list[int]:
     """``cards`` in a random order in which good cards come early ``DRAFT_WEIGHT``
     times as readily (Efraimidis and Spirakis's weighted sampling without
-    replacement): the first k are k cards of a drafted hand."""
+    replacement): the first k are k cards of a drafted hand. ``draws``: one
+    uniform per card, given (the same world ordered for several trumps), else
+    drawn from ``rng``."""
     inv = 1.0 / DRAFT_WEIGHT
-    keyed = [(rng.random() ** inv if _good(c, t) else rng.random(), c) for c in cards]
+    if draws is None:
+        draws = [rng.random() for _ in cards]
+    keyed = [(u**inv if _good(c, t) else u, c) for u, c in zip(draws, cards, strict=True)]
     keyed.sort(reverse=True)
     return [c for _, c in keyed]
 
@@ -718,9 +722,7 @@ def choose_trump(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) 
         suit = cands[j]["suit"]
         if drafted:
             t = SUITS.index(suit)
-            inv = 1.0 / DRAFT_WEIGHT
-            keys = [u**inv if _good(c, t) else u for u, c in zip(world, pool, strict=True)]
-            order = [pool[i] for i in sorted(range(len(pool)), key=keys.__getitem__, reverse=True)]
+            order = _drafted_order(pool, t, draws=world)
             hands = [0, 0]
             hands[me] = mine | hf.cards_to_mask(CARDS[c] for c in order[:extra])
             hands[OTHER2[me]] = hf.cards_to_mask(CARDS[c] for c in order[extra : extra + 13])
