@@ -49,6 +49,7 @@ async def _lifespan(receive, send):
             clock.bind_loop(asyncio.get_running_loop())
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
-            clock.cancel_all()
+            # The timers go; a deadline already running (a bot's move) finishes its transaction.
+            await asyncio.to_thread(clock.settle, 10.0)
             await send({"type": "lifespan.shutdown.complete"})
             return

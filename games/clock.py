@@ -129,13 +129,68 @@ def cancel_all() -> None:
     _timers.clear()
 
 
+# Deadlines fired and not finished: their handler runs on a thread, which goes
+# on when its task is cancelled or its loop closed. ``settle`` waits for them.
+_busy = 0
+_idle = threading.Condition()
+
+
+def settle(timeout: float = 30.0) -> bool:
+    """Cancel the pending timers and wait until no fired deadline is still
+    running on its thread (a bot's move mid-transaction). For tests' teardown
+    (a database flush beside a live transaction deadlocks) and shutdown.
+    False if something still ran after ``timeout`` seconds."""
+    cancel_all()
+    with _idle:
+        quiet = _idle.wait_for(lambda: _busy == 0, timeout=timeout)
+    cancel_all()  # what those handlers armed on their way out
+    return quiet
+
+
+class _Call:
+    """One fired deadline, counted in ``_busy`` from its task's start until
+    its handler returned, or until its task was cancelled before the handler
+    began (then it never will)."""
+
+    def __init__(self, match_id: int, version: int):
+        global _busy
+        self.match_id, self.version, self.state = match_id, version, "queued"
+        with _idle:
+            _busy += 1
+
+    def _finish(self, state: str) -> None:
+        global _busy
+        self.state = state
+        _busy -= 1
+        _idle.notify_all()
+
+    def run(self) -> None:  # on the handler's thread
+        with _idle:
+            if self.state != "queued":
+                return
+            self.state = "running"
+        try:
+            _handlers["expire"](self.match_id, self.version)
+        finally:
+            with _idle:
+                self._finish("done")
+
+    def abandon(self) -> None:  # on the loop, when the task ends
+        with _idle:
+            if self.state == "queued":
+                self._finish("abandoned")
+
+
 async def _fire(match_id: int, version: int) -> None:
     from channels.db import database_sync_to_async
 
+    call = _Call(match_id, version)
     try:
-        await database_sync_to_async(_handlers["expire"])(match_id, version)
+        await database_sync_to_async(call.run)()
     except Exception:  # noqa: BLE001 - a timer must never kill the loop
         log.exception("deadline of match %s v%s failed", match_id, version)
+    finally:
+        call.abandon()
 
 
 async def _sweep_forever(interval: float = 10.0) -> None:

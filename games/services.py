@@ -512,7 +512,14 @@ def read_match(match_id: int) -> Match | None:
 
 def expire(match_id: int, version: int) -> Outcome | None:
     """The deadline of ``version`` came: play what is due. Idempotent: a stale
-    version, a duplicate or a late task does nothing (ARCHITECTURE.md)."""
+    version, a duplicate or a late task does nothing (ARCHITECTURE.md).
+
+    A bot's move is thought out before the row is locked, on the version it
+    was asked for: the search takes up to a few hundred milliseconds, and
+    holding the lock meanwhile would queue every other action of the table
+    (and a test's flush) behind it. Under the lock the version is checked
+    again; if the match moved on, the thought is dropped."""
+    thought = _bot_thought(match_id, version)
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status != Match.Status.ACTIVE or match.version != version:
@@ -541,17 +548,32 @@ def expire(match_id: int, version: int) -> Outcome | None:
                 _arm_after_commit(match)
                 return None
         elif actor == Move.Actor.BOT:
-            player = match.player_at(seat) or {}
-            level = player.get("level") or settings.TABLE["BOT_LEVEL"]
-            # The bot sees only its seat's view; it thinks here, on a worker
-            # thread or a Celery worker, never on the event loop (issue 21).
-            action = bot_action(
-                match.game, match.state, seat, level=level, seed=match.pk * 7919 + match.version
-            )
+            action = thought[1] if thought and thought[0] == seat else _think(match, seat)
         else:
             action = game.auto_action(match.state, seat)
         state, events = game.apply(match.state, seat, action)
         return _accept(match, game, seat, action, state, events, actor, None)
+
+
+def _think(match: Match, seat: int):
+    """The bot's action at ``seat``. It sees only its seat's view; it thinks
+    on a worker thread or a Celery worker, never on the event loop (issue 21)."""
+    player = match.player_at(seat) or {}
+    level = player.get("level") or settings.TABLE["BOT_LEVEL"]
+    return bot_action(match.game, match.state, seat, level=level, seed=match.pk * 7919 + match.version)
+
+
+def _bot_thought(match_id: int, version: int):
+    """``(seat, action)`` when the deadline due at ``version`` is a bot's,
+    decided from an unlocked read of that version; None otherwise (nothing
+    due yet, a person's clock, the dealer, tea, a stale version)."""
+    match = read_match(match_id)
+    if match is None or match.status != Match.Status.ACTIVE or match.version != version or tea.due(match):
+        return None
+    due = _due_seat(match)
+    if due is None or due[1] != Move.Actor.BOT:
+        return None
+    return due[0], _think(match, due[0])
 
 
 def _due_seat(match: Match, now: float | None = None):

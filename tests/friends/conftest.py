@@ -30,7 +30,7 @@ def reset_clock_and_presence(settings):
     presence.reset_store()
     yield
     clock.set_now(None)
-    game_clock.cancel_all()
+    game_clock.settle()
     presence.reset_store()
 
 

@@ -289,7 +289,7 @@ def embedded_mode(settings):
     settings.DEADLINES = "inprocess"
     settings.TABLE = {**settings.TABLE, "TURN_SCALE": SCALE, "BOT_DELAY": 0.05, "ROUND_PAUSE": 0.2}
     yield
-    clock.cancel_all()
+    clock.settle()
 
 
 async def _bind():

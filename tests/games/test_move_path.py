@@ -33,7 +33,7 @@ def _table(settings):
     settings.DEADLINES = "inprocess"
     settings.TABLE = {**settings.TABLE, "BOT_DELAY": 0.01, "ROUND_PAUSE": 0.01}
     yield
-    clock.cancel_all()
+    clock.settle()
     clock.set_now(None)
 
 

@@ -37,7 +37,7 @@ def _quiet(settings):
     settings.DEADLINES = "inprocess"  # nothing fires by itself: the tests drive the clock
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     yield
-    clock.cancel_all()
+    clock.settle()
 
 
 def _dealt_state(name: str, seed: int) -> dict:

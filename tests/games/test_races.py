@@ -40,7 +40,7 @@ def _quiet(settings):
     settings.DEADLINES = "inprocess"  # no server loop here: nothing is armed
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     yield
-    clock.cancel_all()
+    clock.settle()
 
 
 def _one_card_from_the_end(name: str, rules: dict, seed: int):

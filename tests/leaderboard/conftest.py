@@ -26,7 +26,7 @@ def quiet_table(settings):
     # Many players per test: a fast password hash.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     yield
-    clock.cancel_all()
+    clock.settle()
 
 
 def build_match(game: str, users, bots=()) -> Match:

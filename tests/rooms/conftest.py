@@ -28,7 +28,7 @@ def fast_table(settings):
     settings.FAIR_WAIT_SECONDS = 0
     presence.reset_store()
     yield
-    clock.cancel_all()
+    clock.settle()
     presence.reset_store()
 
 
