@@ -74,7 +74,11 @@ def _in_another_connection(fn):
 
 def _try_lock(match_id):
     with transaction.atomic():
-        return Match.objects.select_for_update(nowait=True).filter(pk=match_id).values_list("version", flat=True)[0]
+        return (
+            Match.objects.select_for_update(nowait=True)
+            .filter(pk=match_id)
+            .values_list("version", flat=True)[0]
+        )
 
 
 def test_c8_the_bot_searches_without_holding_the_matchs_row_lock(alice, monkeypatch):
