@@ -44,6 +44,7 @@ MESSAGES = {
     "bad_value": _("A value must be exactly 64 lowercase hexadecimal digits."),
     "bot_seat": _("A bot's value is made by the server."),
     "no_deal_record": _("This round has no deal waiting."),
+    "busy": _("The deal was changing under your answer; it was not taken. Send it again."),
     # The engine's own codes (games/engine): what a player may run into at the table.
     "wrong_phase": _("That is not possible at this point of the game."),
     "must_follow_suit": _("You must follow the suit led."),

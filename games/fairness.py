@@ -10,8 +10,10 @@ The play service and the table's socket call these; the algorithm itself is
     chance_action(match, number, kind, cards)   the deck, once every value is in
     public_record(round)              everything a browser needs to re-check, after the round only
 
-Every changing call locks the record row (``select_for_update``): a reveal
-and the clock's substitution for the same seat cannot both win.
+A seat's answer is written back only if the record is still what it read
+(compare and swap, one statement); the clock's substitution and the deal
+lock the record row (``select_for_update``). Either way a reveal and the
+clock's substitution for the same seat cannot both win.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import models, transaction
+from django.utils import timezone
 
 from . import clock, engine, fairdeal, signals
 from .engine.cards import CARD_INDEX, DECK52
@@ -143,58 +146,133 @@ def _advance_phase(record: DealRecord, now=None) -> None:
         record.deadline = None
 
 
-def commit(match_id: int, number: int, seat: int, value_commitment) -> DealRecord:
-    """F-1: seat ``seat`` sends the SHA-256 of its secret value.
+class _Seat:
+    """Who answers: a seat given by the caller, or the seat a user holds in
+    the record's match, read with the record (the table's socket: never a
+    seat from the frame)."""
+
+    def __init__(self, seat=None, user_id=None, room_id=None):
+        self.seat, self.user_id, self.room_id = seat, user_id, room_id
+
+    def of(self, record: DealRecord) -> int:
+        if self.user_id is None:
+            return _check_seat(record, self.seat)
+        if record.match_status != Match.Status.ACTIVE or (
+            self.room_id is not None and record.match_room_id != self.room_id
+        ):
+            raise FairnessError("no_match", "This table has no match in play.")
+        seat = next((p["seat"] for p in record.match_players if p.get("user_id") == self.user_id), None)
+        if seat is None:
+            raise FairnessError("not_seated", "You do not hold a seat in this match.")
+        return _check_seat(record, seat)
+
+
+def _read(match_id: int, number: int) -> DealRecord:
+    """The record and what its match says about seats, in one statement, no lock."""
+    record = (
+        DealRecord.objects.filter(match_id=match_id, number=number)
+        .annotate(
+            match_players=models.F("match__players"),
+            match_status=models.F("match__status"),
+            match_room_id=models.F("match__room_id"),
+        )
+        .order_by()
+        .first()
+    )
+    if record is None:
+        raise FairnessError("no_deal_record", "This round has no deal waiting.")
+    return record
+
+
+SWAP_TRIES = 8
+
+
+def _answer(match_id: int, number: int, who: _Seat, change) -> DealRecord:
+    """Read the record, ``change(record, seat)`` it in memory, write it back
+    only if it is still what was read: one statement each, no transaction
+    (issue 13: a fingerprint or a value is eight per round of a four-seat
+    table; BEGIN, a locking select and COMMIT around each cost more than
+    the answer). Two answers at once: the second finds the row changed and
+    runs again on the new one (F-1, F-2: every answer counts once). The
+    clock's substitution locks the row: an answer waits for it, then sees it.
+    ``change`` returns False when there is nothing to write (a resent frame)."""
+    for _ in range(SWAP_TRIES):
+        record = _read(match_id, number)
+        seat = who.of(record)
+        before = {
+            "phase": record.phase,
+            "commitments": list(record.commitments),
+            "values": list(record.values),
+            "substituted": list(record.substituted),
+        }
+        if not change(record, seat):
+            return record
+        record.updated_at = timezone.now()
+        written = DealRecord.objects.filter(pk=record.pk, **before).update(
+            phase=record.phase,
+            commitments=record.commitments,
+            values=record.values,
+            deadline=record.deadline,
+            updated_at=record.updated_at,
+        )
+        if written:
+            _announce(record)
+            return record
+    raise FairnessError("busy", "The deal is being changed by others; send it again.")
+
+
+def commit(match_id: int, number: int, seat, value_commitment, *, user_id=None, room_id=None) -> DealRecord:
+    """F-1: seat ``seat`` (or the seat user ``user_id`` holds in the match of
+    room ``room_id``) sends the SHA-256 of its secret value.
 
     Refused: a malformed fingerprint, a bot's seat, a seat already replaced,
     a second different fingerprint, anything after the fingerprints closed.
     The same fingerprint twice is accepted (a resent frame).
     """
     fairdeal.check_commitment(value_commitment)
-    with transaction.atomic():
-        record = _locked(match_id, number)
-        _check_seat(record, seat)
-        current = record.commitments[seat - 1]
+
+    def change(record: DealRecord, at: int) -> bool:
+        current = record.commitments[at - 1]
         if current == value_commitment:
-            return record
+            return False
         if record.phase != DealRecord.Phase.COMMIT:
             raise FairnessError("commitments_closed", "The fingerprints of this deal are closed.")
         if current is not None:
             raise FairnessError("already_committed", "This seat has sent a different fingerprint already.")
         commitments = list(record.commitments)
-        commitments[seat - 1] = value_commitment
+        commitments[at - 1] = value_commitment
         record.commitments = commitments
         _advance_phase(record)
-        record.save()
-        _announce(record)
-        return record
+        return True
+
+    return _answer(match_id, number, _Seat(seat, user_id, room_id), change)
 
 
-def reveal(match_id: int, number: int, seat: int, value) -> DealRecord:
-    """F-2: seat ``seat`` sends its value, once every fingerprint is in.
+def reveal(match_id: int, number: int, seat, value, *, user_id=None, room_id=None) -> DealRecord:
+    """F-2: seat ``seat`` (or user ``user_id``'s, as in ``commit``) sends its
+    value, once every fingerprint is in.
 
     Refused: a malformed value, a reveal before all fingerprints are in, a
     value whose SHA-256 is not the seat's fingerprint, a replaced seat.
     """
     fairdeal.check_value(value)
-    with transaction.atomic():
-        record = _locked(match_id, number)
-        _check_seat(record, seat)
+
+    def change(record: DealRecord, at: int) -> bool:
         if record.phase == DealRecord.Phase.COMMIT:
             raise FairnessError("reveal_too_early", "Wait until every seat has sent its fingerprint (F-2).")
-        if fairdeal.commitment(value) != record.commitments[seat - 1]:
+        if fairdeal.commitment(value) != record.commitments[at - 1]:
             raise FairnessError("value_mismatch", "This value does not match the seat's fingerprint.")
-        if record.values[seat - 1] == value:
-            return record
+        if record.values[at - 1] == value:
+            return False
         if record.phase != DealRecord.Phase.REVEAL:  # pragma: no cover - values are set only here
             raise FairnessError("reveals_closed", "The values of this deal are closed.")
         values = list(record.values)
-        values[seat - 1] = value
+        values[at - 1] = value
         record.values = values
         _advance_phase(record)
-        record.save()
-        _announce(record)
-        return record
+        return True
+
+    return _answer(match_id, number, _Seat(seat, user_id, room_id), change)
 
 
 def substitute_missing(match_id: int, number: int, *, now=None, force: bool = False) -> DealRecord:

@@ -181,7 +181,11 @@ def fair_record_messages(frames: Frames) -> list[tuple[str, dict]]:
 def fair_changed(sender, record: DealRecord, **kwargs) -> None:
     """games.signals.fair_changed: the public state of a round's fair deal
     (fingerprints, who has answered; never a value) to everyone at the table."""
-    room_id = Match.objects.filter(pk=record.match_id).values_list("room_id", flat=True).first()
+    room_id = getattr(record, "match_room_id", None)  # read with it (games.fairness._read)
+    if room_id is None and DealRecord.match.is_cached(record):
+        room_id = record.match.room_id
+    if room_id is None:
+        room_id = Match.objects.filter(pk=record.match_id).values_list("room_id", flat=True).first()
     if room_id is None:
         return
     text = dumps({"type": "fair_state", **fairness.public_state(record)})

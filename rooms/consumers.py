@@ -426,25 +426,35 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _fair(self, step, number: int, text: str) -> None:
         """``step`` (fairness.commit or reveal) for the seat this user holds in
-        the room's active match (never a seat from the frame); when that made
-        the deal ready, deal now through the play service."""
-        match = (
+        the room's active match (never a seat from the frame), read with the
+        round's record; when that made the deal ready, deal now through the
+        play service. The match is the one this connection last saw; if that
+        one is over (a new one may have started), the room's active match."""
+        tried = self.match_id
+        if tried is not None:
+            try:
+                return self._fair_on(tried, step, number, text)
+            except PlayError as exc:
+                if exc.code not in {"no_match", "no_deal_record"}:
+                    raise
+        active = (
             Match.objects.filter(room_id=self.room_id, status=Match.Status.ACTIVE)
-            .only("pk", "players")
-            .order_by("-id")
+            .values_list("pk", flat=True)
             .first()
         )
-        if match is None:
+        if active is None:
             raise PlayError("no_match")
-        seat = match.seat_of_user(self.uid)
-        if seat is None:
-            raise PlayError("not_seated")
+        if active == tried:
+            raise PlayError("no_deal_record", "This round has no deal waiting.")
+        return self._fair_on(active, step, number, text)
+
+    def _fair_on(self, match_id: int, step, number: int, text: str) -> None:
         try:
-            record = step(match.pk, number, seat, text)
+            record = step(match_id, number, None, text, user_id=self.uid, room_id=self.room_id)
         except FairnessError as exc:
             raise PlayError(exc.code, exc.message) from None
         if record.phase == DealRecord.Phase.READY:
-            play_service.deal_if_ready(match.pk)
+            play_service.deal_if_ready(match_id)
 
     def _room_action(self, action, *args):
         room = Room.objects.select_related("creator").get(pk=self.room_id)

@@ -1,0 +1,127 @@
+"""The seats' answers are written by compare and swap, not under a row lock
+(issue 13): raced for real, with threads on their own PostgreSQL connections
+released together, they all count once (F-1, F-2), and an answer racing the
+clock's substitution (F-4) never both wins and is replaced.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games import fairdeal, fairness
+from games.fairdeal import FairnessError
+from games.models import DealRecord
+
+from .conftest import make_match, value_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+TRIES = 25
+
+
+def _together(*calls):
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(i, call):
+        barrier.wait()
+        try:
+            results[i] = ("ok", call())
+        except FairnessError as exc:
+            results[i] = ("refused", exc.code)
+        except Exception as exc:  # noqa: BLE001 - what this test looks for
+            results[i] = ("crash", repr(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads)
+    return results
+
+
+def _four_people(make_user):
+    users = [make_user(f"fair{i}") for i in range(4)]
+    return users, make_match(users[0], humans=dict(enumerate(users, start=1)))
+
+
+def test_f1_f2_four_fingerprints_then_four_values_sent_at_once_all_count(make_user, settings):
+    settings.FAIR_WAIT_SECONDS = 60
+    users, match = _four_people(make_user)
+    for number in range(1, TRIES + 1):
+        fairness.open_round(match, number)
+        values = [value_for(f"{u.username}:{number}") for u in users]
+        results = _together(
+            *(
+                lambda s=seat, v=v: fairness.commit(match.pk, number, s, fairdeal.commitment(v))
+                for seat, v in enumerate(values, start=1)
+            )
+        )
+        assert all(r[0] == "ok" for r in results), results
+        record = DealRecord.objects.get(match=match, number=number)
+        assert record.phase == DealRecord.Phase.REVEAL
+        assert record.commitments == [fairdeal.commitment(v) for v in values]
+        # The seat's identity may also come from the match (the table's socket).
+        results = _together(
+            *(
+                lambda u=u, v=v: fairness.reveal(
+                    match.pk, number, None, v, user_id=u.pk, room_id=match.room_id
+                )
+                for u, v in zip(users, values, strict=True)
+            )
+        )
+        assert all(r[0] == "ok" for r in results), results
+        record.refresh_from_db()
+        assert record.phase == DealRecord.Phase.READY and record.values == values
+        assert record.substituted == []
+
+
+def test_f4_a_value_racing_the_clocks_substitution_is_taken_or_replaced_never_both(make_user, settings):
+    settings.FAIR_WAIT_SECONDS = 60
+    users, match = _four_people(make_user)
+    outcomes = {"taken": 0, "replaced": 0}
+    for number in range(1, TRIES + 1):
+        fairness.open_round(match, number)
+        values = [value_for(f"{u.username}:{number}") for u in users]
+        for seat, v in enumerate(values, start=1):
+            fairness.commit(match.pk, number, seat, fairdeal.commitment(v))
+        for seat in (1, 2, 3):
+            fairness.reveal(match.pk, number, seat, values[seat - 1])
+        results = _together(
+            lambda: fairness.reveal(match.pk, number, 4, values[3]),
+            lambda: fairness.substitute_missing(match.pk, number, force=True),
+        )
+        assert results[1][0] == "ok", results
+        record = DealRecord.objects.get(match=match, number=number)
+        assert record.phase == DealRecord.Phase.READY
+        if results[0][0] == "ok":
+            assert record.values[3] == values[3] and record.substituted == []
+            outcomes["taken"] += 1
+        else:
+            assert results[0] == ("refused", "substituted"), results
+            assert record.substituted == [4]
+            assert record.values[3] == fairdeal.substitute(record.server_secret, record.table, number, 4)
+            outcomes["replaced"] += 1
+    assert sum(outcomes.values()) == TRIES
+
+
+def test_f1_a_user_without_a_seat_or_a_match_over_is_refused(make_user, alice):
+    users, match = _four_people(make_user)
+    fairness.open_round(match, 1)
+    c = fairdeal.commitment(value_for("x"))
+    with pytest.raises(FairnessError) as caught:
+        fairness.commit(match.pk, 1, None, c, user_id=alice.pk, room_id=match.room_id)
+    assert caught.value.code == "not_seated"
+    with pytest.raises(FairnessError) as caught:
+        fairness.commit(match.pk, 1, None, c, user_id=users[0].pk, room_id=match.room_id + 1)
+    assert caught.value.code == "no_match"  # another room's match: never by a forged room
+    type(match).objects.filter(pk=match.pk).update(status="finished")
+    with pytest.raises(FairnessError) as caught:
+        fairness.commit(match.pk, 1, None, c, user_id=users[0].pk, room_id=match.room_id)
+    assert caught.value.code == "no_match"
+    assert DealRecord.objects.get(match=match, number=1).commitments[0] is None
