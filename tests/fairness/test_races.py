@@ -58,7 +58,7 @@ def test_f1_f2_four_fingerprints_then_four_values_sent_at_once_all_count(make_us
         values = [value_for(f"{u.username}:{number}") for u in users]
         results = _together(
             *(
-                lambda s=seat, v=v: fairness.commit(match.pk, number, s, fairdeal.commitment(v))
+                lambda s=seat, v=v, n=number: fairness.commit(match.pk, n, s, fairdeal.commitment(v))
                 for seat, v in enumerate(values, start=1)
             )
         )
@@ -69,8 +69,8 @@ def test_f1_f2_four_fingerprints_then_four_values_sent_at_once_all_count(make_us
         # The seat's identity may also come from the match (the table's socket).
         results = _together(
             *(
-                lambda u=u, v=v: fairness.reveal(
-                    match.pk, number, None, v, user_id=u.pk, room_id=match.room_id
+                lambda u=u, v=v, n=number: fairness.reveal(
+                    match.pk, n, None, v, user_id=u.pk, room_id=match.room_id
                 )
                 for u, v in zip(users, values, strict=True)
             )
@@ -93,8 +93,8 @@ def test_f4_a_value_racing_the_clocks_substitution_is_taken_or_replaced_never_bo
         for seat in (1, 2, 3):
             fairness.reveal(match.pk, number, seat, values[seat - 1])
         results = _together(
-            lambda: fairness.reveal(match.pk, number, 4, values[3]),
-            lambda: fairness.substitute_missing(match.pk, number, force=True),
+            lambda n=number, v=values[3]: fairness.reveal(match.pk, n, 4, v),
+            lambda n=number: fairness.substitute_missing(match.pk, n, force=True),
         )
         assert results[1][0] == "ok", results
         record = DealRecord.objects.get(match=match, number=number)
