@@ -18,9 +18,10 @@ same number of tables and the same think times. The last line is exactly:
 
     load tables=T think=A-Bs: moves/s=M p50_ms=X p99_ms=Y floor_p50_ms=F ratio_p50=R stalls=S errors=E
 
-A table is stalled when it made no move for the longest think time plus
-the round pause plus 5 s; errors are error frames, failed connections and
-dropped sockets.
+A table is stalled when, once started (each of its seats has had the
+table's state), it made no move for the longest think time plus the round
+pause plus 5 s, or when it has not started 30 s after the drive began;
+errors are error frames, failed connections and dropped sockets.
 """
 
 from __future__ import annotations
@@ -265,6 +266,7 @@ def drop_database(url: str) -> None:
 class Stats:
     def __init__(self):
         self.latencies: list[float] = []
+        self.sent_at: list[float] = []  # perf_counter when each measured action was sent
         self.moves = 0
         self.errors: dict[str, int] = {}
         self.stalled: set[int] = set()
@@ -288,6 +290,7 @@ class Table:
         self.acting_for: tuple | None = None
         self.rematched: set = set()
         self.progress = time.monotonic()
+        self.started_at: float | None = None  # when every connected seat first had the table
         self.running = True
         self.fair_values: dict = {}  # ((match, round), seat index) -> the value committed to
         self.fair_revealed: set = set()  # ((match, round), seat index) whose value was sent
@@ -345,6 +348,8 @@ class Table:
         if frame["match"] != self.match:
             self.match, self.seen, self.pending, self.acting_for = frame["match"], [-1] * 4, {}, None
         self.seen[seat] = max(self.seen[seat], frame["v"])
+        if self.started_at is None and min(self.seen) >= 0:
+            self.started_at = self.progress = time.monotonic()
         self.last[seat] = (
             frame["v"],
             frame["status"],
@@ -354,7 +359,9 @@ class Table:
         everyone = min(self.seen)
         for v in [v for v in self.pending if v < everyone]:
             # every seat of the table has a version after the one the action was sent at
-            self.stats.latencies.append(time.perf_counter() - self.pending.pop(v))
+            sent = self.pending.pop(v)
+            self.stats.latencies.append(time.perf_counter() - sent)
+            self.stats.sent_at.append(sent)
             self.stats.moves += 1
             self.progress = time.monotonic()
         if not self.running:
@@ -405,6 +412,8 @@ class BotTable(Table):
             self.versions += frame["v"] - self.last_v
             self.progress = time.monotonic()
         self.last_v = max(self.last_v or 0, frame["v"])
+        if self.started_at is None:
+            self.started_at = self.progress = time.monotonic()
         if not self.running:
             return
         if self.rematch_if_finished(seat, frame):
@@ -425,12 +434,15 @@ class FloorTable(Table):
         super().__init__(*a, **kw)
         self.seq = 0
         self.turn = 0
+        self.started_at = time.monotonic()  # no greeting: it starts with its first message
 
     def frame(self, seat: int, text: str) -> None:
         frame = json.loads(text)
         self.seen[seat] = max(self.seen[seat], frame["seq"])
         if self.seq in self.pending and min(self.seen) >= self.seq:
-            self.stats.latencies.append(time.perf_counter() - self.pending.pop(self.seq))
+            sent = self.pending.pop(self.seq)
+            self.stats.latencies.append(time.perf_counter() - sent)
+            self.stats.sent_at.append(sent)
             self.stats.moves += 1
             self.progress = time.monotonic()
             self.start_next()
@@ -486,7 +498,16 @@ async def reader(table, seat, ws, stats):
             stats.error("socket_dropped")
 
 
+START_LIMIT = 30.0
+"""Seconds after the drive begins within which every table must have started
+(each of its seats has had the table's state): else it counts as stalled."""
+
+
 async def drive(tables, stats: Stats, duration: float, stall_after: float, heartbeat: float | None) -> float:
+    """Run the tables for ``duration`` seconds. A table's stall clock starts
+    when it has started (every seat has had its first state: the greeting of
+    800 sockets arriving at once is the start-up, reported on its own); a
+    table that has not started ``START_LIMIT`` seconds in is stalled."""
     started = time.monotonic()
     for t in tables:
         t.progress = started
@@ -494,7 +515,13 @@ async def drive(tables, stats: Stats, duration: float, stall_after: float, heart
         await asyncio.sleep(1.0)
         now = time.monotonic()
         for t in tables:
-            if now - t.progress > stall_after and t.index not in t.stats.stalled:
+            if t.index in t.stats.stalled:
+                continue
+            if t.started_at is None:
+                late = now - started > START_LIMIT
+            else:
+                late = now - t.progress > stall_after
+            if late:
                 t.stats.stalled.add(t.index)
                 print(f"stalled: table {t.index} seen={t.seen} last={getattr(t, 'last', None)}", flush=True)
         if heartbeat:
@@ -541,7 +568,23 @@ def summary(name: str, stats: Stats, elapsed: float) -> dict:
         f"p99={out['p99']:.1f} max={out['max']:.1f} ms stalls={out['stalls']} errors={stats.errors or 0}",
         flush=True,
     )
+    if stats.sent_at and elapsed > 2 * STEADY_AFTER:
+        # The same moves without the start-up (every socket's greeting, every table's first deal).
+        first = min(stats.sent_at)
+        steady = [
+            v * 1000 for v, t in zip(stats.latencies, stats.sent_at, strict=True) if t - first >= STEADY_AFTER
+        ]
+        out.update(steady_p50=percentile(steady, 50), steady_p99=percentile(steady, STEADY_Q))
+        print(
+            f"{name:6} after the first {STEADY_AFTER:.0f} s: moves={len(steady)} p50={out['steady_p50']:.1f} "
+            f"p90={percentile(steady, 90):.1f} p99={out['steady_p99']:.1f} ms",
+            flush=True,
+        )
     return out
+
+
+STEADY_AFTER = 30.0
+STEADY_Q = 99
 
 
 # --- the runs ------------------------------------------------------------------------------
@@ -658,6 +701,7 @@ async def run_site(args, think) -> dict:
                 "Origin": f"http://127.0.0.1:{port}",
             }
 
+        connect_began = time.monotonic()
         connect_s = await connect_all(tables, url, headers, stats)
         print(
             f"site: {len(tables)} tables created and started in {setup_s:.1f} s, "
@@ -667,6 +711,13 @@ async def run_site(args, think) -> dict:
         rss_conn = procs.rss_mb("daphne")
         elapsed = await drive(tables, stats, args.duration, think[1] + ROUND_PAUSE + 5, 10)
         out = summary("site", stats, elapsed)
+        begun = [t.started_at for t in tables if t.started_at is not None]
+        out["start_s"] = max(begun) - connect_began if len(begun) == len(tables) else float("nan")
+        print(
+            f"site: {len(begun)} of {len(tables)} tables started (every seat had the table's state); "
+            f"the last {out['start_s']:.1f} s after the first socket began to connect",
+            flush=True,
+        )
         bots = [t for t in tables if isinstance(t, BotTable)]
         out["bot_versions"] = sum(t.versions for t in bots)
         out["bot_errors"] = sum(bot_stats.errors.values())
