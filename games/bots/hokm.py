@@ -332,7 +332,6 @@ class _Knowledge:
         seen = played | known[me]
         for m in known:
             seen |= m
-        seen |= hf.cards_to_mask(view.get("my_refused") or [])
         self.pool = [c for c in range(52) if not seen >> c & 1]
         self.need = [0 if p == me else counts[p] - (known[p] & ~played).bit_count() for p in range(n)]
         self.known = known
@@ -750,7 +749,9 @@ def choose_draft(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) 
     me = seat - 1
     first = CARD_INDEX[view["draft_card"]]
     mine = hf.cards_to_mask(view["hand"])
-    seen = mine | BIT[first] | hf.cards_to_mask(view.get("my_refused") or [])
+    # The cards this seat refused earlier are in no view (H2-6: shown to nobody), so the bot
+    # does not know them either: they stay in the pool like every unseen card.
+    seen = mine | BIT[first]
     pool = [c for c in range(52) if not seen >> c & 1]
     left = view["pairs_left"][me]
     t = SUITS.index(view["trump"])
