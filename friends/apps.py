@@ -13,3 +13,14 @@ class FriendsConfig(AppConfig):
 
         if reactions_muted not in room_services.REACTION_GUARDS:
             room_services.REACTION_GUARDS.append(reactions_muted)
+
+        from django.db.models.signals import post_save, pre_save
+
+        from accounts.models import Profile
+
+        from . import signals
+
+        pre_save.connect(signals.remember_show_online, sender=Profile, dispatch_uid="friends.show_online.pre")
+        post_save.connect(
+            signals.tell_friends_show_online, sender=Profile, dispatch_uid="friends.show_online"
+        )

@@ -116,10 +116,19 @@ class MeConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "invite", "invite": invite})
 
     async def friends_presence(self, message):
-        """Connects and disconnects of his tabs may be told out of order: say
-        what the store holds now, so the last word is always right."""
-        online = await database_sync_to_async(presence.is_online)(message["user_id"])
+        """Connects and disconnects of his tabs may be told out of order, and
+        he may hide his status or show it again meanwhile: say what the store
+        and his preference hold now (``online`` is null while he hides it),
+        so the last word is always right."""
+        online = await database_sync_to_async(self._visible)(message["user_id"])
         await self.send_json({"type": "presence", "user": message["user"], "online": online})
+
+    @staticmethod
+    def _visible(user_id: int) -> bool | None:
+        from django.contrib.auth import get_user_model
+
+        user = get_user_model().objects.select_related("profile").filter(pk=user_id).first()
+        return None if user is None else presence.visible_online(user)
 
     async def friends_changed(self, message):
         count = await database_sync_to_async(self._incoming)()

@@ -2,8 +2,8 @@
 reaches the friend's open pages over his personal socket (ws/me/): the
 friends page's list, and on any other page the toast and the top bar's
 badge; the seat taken from it. Then he hides his online status: his friend's
-page no longer says he is online, while at their table she still sees his
-connection badge."""
+open page says so at once and no longer says he is online, while at their
+table she still sees his connection badge."""
 
 from __future__ import annotations
 
@@ -94,7 +94,10 @@ def test_r9_a_live_invite_reaches_the_friends_open_page(people):
     lobby_seat = friends.locator(f'[data-testid^=seat-]:has-text("{nima.name}")')
     lobby_seat.first.wait_for()
 
-    # He hides his online status (the preference defaults to shown).
+    # Her friends page is open while he hides his online status (the preference defaults to shown).
+    page = leila.goto("/friends/")
+    page.wait_for_function("() => window.takhtehFriends && window.takhtehFriends.open")
+    assert page.locator(f'[data-friend="{nima.name}"] .fr-dot').get_attribute("data-online") == "online"
     prefs = other_tab
     prefs.goto(f"{nima.site}/me/preferences/")
     box = prefs.locator("input[name=show_online]")
@@ -104,7 +107,10 @@ def test_r9_a_live_invite_reaches_the_friends_open_page(people):
     prefs.wait_for_load_state()
     assert not prefs.locator("input[name=show_online]").is_checked()
 
-    # Leila's friends page: neither online nor offline, hidden, though he has two tabs open.
+    # Her open page hears of it at once: neither online nor offline, hidden, in words too.
+    page.locator(f'[data-friend="{nima.name}"] .fr-dot[data-online=hidden]').wait_for()
+    assert page.locator(f'[data-friend="{nima.name}"] .fr-state').is_visible()
+    # Loaded again, the same, though he has two tabs open.
     page = leila.goto("/friends/")
     dot = page.locator(f'[data-friend="{nima.name}"] .fr-dot')
     dot.wait_for()

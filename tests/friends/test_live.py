@@ -104,3 +104,34 @@ async def test_r9_a_moderators_warning_reaches_the_players_open_page(alice, bob)
     frame = await next_frame(comm, "notice")
     assert frame == {"type": "notice", "kind": "warn", "reason": "mind your language"}
     await comm.disconnect()
+
+
+async def test_r9_hiding_the_online_status_and_showing_it_again_reach_friends_pages_at_once(
+    alice, bob, charlie
+):
+    """The preference is the profile's (the settings form saves it); a friend's
+    open page hears of the change at once, a stranger's does not."""
+    from accounts.forms import PreferencesForm
+
+    await sync_to_async(befriend)(alice, bob)
+    alice_me, _ = await open_me(alice)
+    charlie_me, _ = await open_me(charlie)  # not bob's friend
+    bob_me, _ = await open_me(bob)
+    assert await next_frame(alice_me, "presence") == {"type": "presence", "user": "bob", "online": True}
+
+    def save(show: bool) -> None:
+        profile = Profile.objects.get(user=bob)
+        data = {name: getattr(profile, name) for name in PreferencesForm.Meta.fields}
+        form = PreferencesForm({**data, "show_online": show}, instance=profile)
+        assert form.is_valid(), form.errors
+        form.save()
+
+    await sync_to_async(save)(False)
+    assert await next_frame(alice_me, "presence") == {"type": "presence", "user": "bob", "online": None}
+    await sync_to_async(save)(False)  # saved again unchanged: nothing to tell
+    assert await alice_me.receive_nothing(timeout=0.3)
+    await sync_to_async(save)(True)
+    assert await next_frame(alice_me, "presence") == {"type": "presence", "user": "bob", "online": True}
+    assert await charlie_me.receive_nothing(timeout=0.3)
+    for comm in (alice_me, bob_me, charlie_me):
+        await comm.disconnect()

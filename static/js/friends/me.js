@@ -87,14 +87,28 @@ function toast(message, testid, withLink) {
   setTimeout(() => box.remove(), 12000);
 }
 
+// online: true, false, or null while the friend hides his online status (R-9).
 function setPresence(username, online) {
-  const dot = document.querySelector(`[data-friend="${CSS.escape(username)}"] .fr-dot`);
+  const row = document.querySelector(`[data-friend="${CSS.escape(username)}"]`);
+  const dot = row && row.querySelector(".fr-dot");
   if (!dot) return;
-  dot.classList.toggle("fr-on", online);
-  dot.dataset.online = online ? "online" : "offline";
-  const label = online ? gettext("Online") : gettext("Offline");
+  const hidden = online === null || online === undefined;
+  dot.classList.toggle("fr-on", online === true);
+  dot.classList.toggle("fr-hidden", hidden);
+  dot.dataset.online = hidden ? "hidden" : online ? "online" : "offline";
+  const label = hidden ? gettext("Online status hidden") : online ? gettext("Online") : gettext("Offline");
   dot.title = label;
   dot.setAttribute("aria-label", label);
+  let words = row.querySelector(".fr-state");
+  if (hidden && !words) {
+    words = document.createElement("small");
+    words.className = "muted fr-state";
+    words.setAttribute("aria-hidden", "true");
+    words.textContent = gettext("status hidden");
+    (row.querySelector(".fr-who a") || dot).after(" ", words);
+  } else if (!hidden && words) {
+    words.remove();
+  }
 }
 
 function handle(frame) {

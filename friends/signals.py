@@ -1,0 +1,30 @@
+"""A player who hides his online status, or shows it again, is seen so at
+once on his friends' open pages (R-9): their friends socket hears of it
+after commit and says what his preference and the presence store hold then."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+
+from . import notify, services
+
+
+def remember_show_online(sender, instance, raw=False, **kwargs):
+    if raw or instance.pk is None:
+        instance._showed_online = None
+        return
+    instance._showed_online = (
+        type(instance).objects.filter(pk=instance.pk).values_list("show_online", flat=True).first()
+    )
+
+
+def tell_friends_show_online(sender, instance, created, raw=False, **kwargs):
+    before = getattr(instance, "_showed_online", None)
+    if raw or created or before is None or before == instance.show_online:
+        return
+    user = get_user_model().objects.filter(pk=instance.user_id).first()
+    if user is None:
+        return
+    message = {"type": "friends.presence", "user": user.username, "user_id": user.pk}
+    for friend_id in services.friend_ids(user):
+        notify.on_commit(friend_id, message)
