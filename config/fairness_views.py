@@ -26,5 +26,12 @@ def fair_round(request, match_id: int, number: int):
     return render(
         request,
         "fairness/round.html",
-        {"match": match, "round": round_, "seat": seat, "record": record},
+        {
+            "match": match,
+            "round": round_,
+            "seat": seat,
+            # H4-X6: the seat this player's value was sent for may not be his seat now.
+            "value_seat": fairness.value_seat(round_, seat),
+            "record": record,
+        },
     )

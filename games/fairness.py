@@ -386,6 +386,26 @@ def _round_moves(round_: Round):
     return moves.order_by("seq")
 
 
+def value_seat(round_: Round, seat: int) -> int:
+    """The seat whose value the player now at ``seat`` sent for this round.
+
+    H4-X6: the partners' draw may move players after the values were in (the
+    draw is dealt from them); the record keeps its values by the seats of
+    that moment. Undo, newest first, every seat swap logged after the
+    record was opened and up to the round's end."""
+    record = DealRecord.objects.filter(match_id=round_.match_id, number=round_.number).first()
+    if record is None:
+        return seat
+    moves = Move.objects.filter(match_id=round_.match_id, created_at__gte=record.created_at)
+    if round_.last_seq is not None:
+        moves = moves.filter(seq__lte=round_.last_seq)
+    for events in moves.order_by("-seq").values_list("events", flat=True):
+        for event in reversed(events or []):
+            if event.get("type") == "swap_seats" and seat in (event["a"], event["b"]):
+                seat = event["b"] if seat == event["a"] else event["a"]
+    return seat
+
+
 def public_record(round_: Round) -> dict | None:
     """Everything a browser needs to re-check the round (F-3), or None.
 

@@ -7,9 +7,10 @@ import re
 
 import pytest
 
+from games import fairness
 from games.models import DealRecord
 
-from .conftest import fair_round, make_match, value_for
+from .conftest import deal, exchange, fair_round, make_match, play_out, value_for
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +92,35 @@ def test_the_hokm4_page_lists_the_deck(client, alice, played):
     page = _visible(client.get(f"/fair/{played.pk}/1/").content.decode())
     deck = DealRecord.objects.get(match=played, number=1).deck
     assert "data-deck" in page and all(re.search(rf"\b{c}\b", page) for c in deck)
+
+
+def test_f3_h4_x6_you_marks_the_seat_your_value_was_sent_for_after_the_partners_draw(client, alice, bob):
+    """H4-X6 moves players after the values are in (the partners' draw is dealt
+    from them): the page marks alice's value at the seat she sent it from,
+    not at the seat she holds now."""
+    for attempt in range(200):
+        match = make_match(
+            alice, "hokm4", {1: alice, 3: bob}, rules={"ace_partners": True, "middle_card": False}
+        )
+        values = {1: value_for(f"a{attempt}"), 3: value_for(f"b{attempt}")}
+        fairness.open_round(match, 1)
+        exchange(match, 1, values)
+        swaps = [e for e in deal(match, 1) if e["type"] == "swap_seats"]
+        if any(1 in (e["a"], e["b"]) for e in swaps):
+            break
+        match.delete()
+    else:
+        raise AssertionError("no draw moved seat 1")
+    for e in swaps:  # what the play service does with the engine's event (services._swap_players)
+        moved = {e["a"]: e["b"], e["b"]: e["a"]}
+        match.players = [{**p, "seat": moved.get(p["seat"], p["seat"])} for p in match.players]
+    match.save()
+    play_out(match, 1)
+    now = match.seat_of_user(alice.pk)
+    assert now != 1
+    client.force_login(alice)
+    text = client.get(f"/fair/{match.pk}/1/").content.decode()
+    row = re.search(r'<tr data-seat="(\d)">\s*<th scope="row">[^<]*\((?:you|شما)\)', text)
+    assert row is not None and row.group(1) == "1", "marked at the seat her value was sent for"
+    record = DealRecord.objects.get(match=match, number=1)
+    assert record.values[0] == values[1]
