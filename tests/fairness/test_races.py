@@ -6,14 +6,12 @@ clock's substitution (F-4) never both wins and is replaced.
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games import fairdeal, fairness
 from games.fairdeal import FairnessError
 from games.models import DealRecord
+from tests.games.test_races import _race as race
 
 from .conftest import make_match, value_for
 
@@ -22,27 +20,7 @@ TRIES = 25
 
 
 def _together(*calls):
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(i, call):
-        barrier.wait()
-        try:
-            results[i] = ("ok", call())
-        except FairnessError as exc:
-            results[i] = ("refused", exc.code)
-        except Exception as exc:  # noqa: BLE001 - what this test looks for
-            results[i] = ("crash", repr(exc))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    assert not any(t.is_alive() for t in threads)
-    return results
+    return race(*calls, refusals=(FairnessError,))
 
 
 def _four_people(make_user):

@@ -64,7 +64,10 @@ def _one_card_from_the_end(name: str, rules: dict, seed: int):
         state = after
 
 
-def _race(*targets):
+def _race(*targets, refusals=(PlayError,)):
+    """Run ``targets`` on threads of their own (one connection each), released
+    together; each one's ``("ok", result)``, ``("refused", code)`` for one of
+    ``refusals``, or ``("crash", repr)``."""
     barrier = threading.Barrier(len(targets))
     results: list = [None] * len(targets)
 
@@ -72,7 +75,7 @@ def _race(*targets):
         barrier.wait()
         try:
             results[i] = ("ok", target())
-        except PlayError as exc:
+        except refusals as exc:
             results[i] = ("refused", exc.code)
         except Exception as exc:  # noqa: BLE001 - a deadlock or a 500 is what this test looks for
             results[i] = ("crash", repr(exc))
