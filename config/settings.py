@@ -217,9 +217,11 @@ CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "takhteh")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # Measured on this kind of machine: half the latency of
-            # RedisChannelLayer, which also dropped broadcasts under load.
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels-redis's pub/sub layer (measured on this kind of machine:
+            # half the latency of RedisChannelLayer, which also dropped
+            # broadcasts under load), with one round trip per batch of
+            # publishes (config/layers.py).
+            "BACKEND": "config.layers.BatchedPubSubChannelLayer",
             "CONFIG": {
                 # redis-py 8 caps an async pool at 100 connections unless told otherwise.
                 "hosts": [

@@ -90,6 +90,10 @@ async def send_all(messages: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    many = getattr(layer, "group_send_many", None)
+    if many is not None:  # one pipelined round trip, in order (config/layers.py)
+        await many(messages)
+        return
     # The groups' publishes go out together; within one group, in order.
     by_group: dict[str, list[dict]] = {}
     for group, message in messages:
