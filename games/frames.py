@@ -13,8 +13,9 @@ carries more than one viewer class's view.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
+
+import orjson
 
 from . import clock, tea
 
@@ -132,8 +133,12 @@ def past_rounds(match) -> list[dict]:
 # --- end of rounds ----------------------------------------------------------------------------
 
 
-def dumps(frame: dict) -> str:
-    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
+def dumps(frame) -> str:
+    """Compact JSON text, non-ASCII as it is: for the data frames hold
+    (strings, integers, booleans, null, lists, dicts) the same text as
+    ``json.dumps(frame, ensure_ascii=False, separators=(",", ":"))``, several
+    times faster on the move path (issue 13; tests/games/test_frames_json.py)."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 @dataclass
