@@ -22,13 +22,15 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from . import clock, engine, fairdeal, signals
 from .engine.cards import CARD_INDEX, DECK52
 from .fairdeal import ALGORITHM, FairnessError
+from .frames import dumps
 from .models import DealRecord, Match, Move, Round
+from .rows import RowReader
 
 DEFAULT_WAIT_SECONDS = 4.0
 
@@ -167,18 +169,22 @@ class _Seat:
         return _check_seat(record, seat)
 
 
+_RECORD_READ = RowReader(
+    DealRecord,
+    '"games_dealrecord"."match_id" = %s AND "games_dealrecord"."number" = %s',
+    joins='JOIN "games_match" ON "games_match"."id" = "games_dealrecord"."match_id"',
+    extra={
+        "match_players": (Match._meta.get_field("players"), '"games_match"."players"'),
+        "match_status": (Match._meta.get_field("status"), '"games_match"."status"'),
+        "match_room_id": (Match._meta.get_field("room"), '"games_match"."room_id"'),
+    },
+)
+
+
 def _read(match_id: int, number: int) -> DealRecord:
-    """The record and what its match says about seats, in one statement, no lock."""
-    record = (
-        DealRecord.objects.filter(match_id=match_id, number=number)
-        .annotate(
-            match_players=models.F("match__players"),
-            match_status=models.F("match__status"),
-            match_room_id=models.F("match__room_id"),
-        )
-        .order_by()
-        .first()
-    )
+    """The record and what its match says about seats, in one statement built
+    once (games/rows.py), no lock."""
+    record = _RECORD_READ.one([match_id, number])
     if record is None:
         raise FairnessError("no_deal_record", "This round has no deal waiting.")
     return record
@@ -208,17 +214,44 @@ def _answer(match_id: int, number: int, who: _Seat, change) -> DealRecord:
         if not change(record, seat):
             return record
         record.updated_at = timezone.now()
-        written = DealRecord.objects.filter(pk=record.pk, **before).update(
-            phase=record.phase,
-            commitments=record.commitments,
-            values=record.values,
-            deadline=record.deadline,
-            updated_at=record.updated_at,
-        )
-        if written:
+        if _swap(record, before):
             _announce(record)
             return record
     raise FairnessError("busy", "The deal is being changed by others; send it again.")
+
+
+_SWAP = (
+    'UPDATE "games_dealrecord" SET "phase" = %s, "commitments" = %s::jsonb, "values" = %s::jsonb,'
+    ' "deadline" = %s, "updated_at" = %s WHERE "id" = %s AND "phase" = %s'
+    ' AND "commitments" = %s::jsonb AND "values" = %s::jsonb AND "substituted" = %s::jsonb'
+)
+
+
+def _swap(record: DealRecord, before: dict) -> bool:
+    """Write ``record``'s answer fields back if the row still holds ``before``
+    (one statement written once on PostgreSQL: the ORM's update compiled it
+    again each time; the ORM's on SQLite, the embedded default)."""
+    if connection.vendor != "postgresql":
+        fields = ("phase", "commitments", "values", "deadline", "updated_at")
+        rows = DealRecord.objects.filter(pk=record.pk, **before)
+        return rows.update(**{name: getattr(record, name) for name in fields}) == 1
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _SWAP,
+            [
+                record.phase,
+                dumps(record.commitments),
+                dumps(record.values),
+                record.deadline,
+                record.updated_at,
+                record.pk,
+                before["phase"],
+                dumps(before["commitments"]),
+                dumps(before["values"]),
+                dumps(before["substituted"]),
+            ],
+        )
+        return cursor.rowcount == 1
 
 
 def commit(match_id: int, number: int, seat, value_commitment, *, user_id=None, room_id=None) -> DealRecord:

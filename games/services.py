@@ -29,7 +29,6 @@ other: a deadlock.
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ from . import clock, fairness, frames, tea
 from .bots import bot_action
 from .errors import PlayError
 from .models import Match, Move, Round, first_due
+from .rows import RowReader
 from .signals import match_ended, seats_swapped, version_committed
 
 log = logging.getLogger(__name__)
@@ -271,18 +271,18 @@ def _play_plain(match_id: int, action: dict, user, seat: int | None, version: in
         cursor.execute(
             _PLAIN_WRITE,
             [
-                json.dumps(state),
+                frames.dumps(state),
                 match.version,
-                json.dumps(match.deadlines),
+                frames.dumps(match.deadlines),
                 match.next_deadline,
                 match.pk,
                 prev,
                 match.version,
                 own,
-                json.dumps(action),
+                frames.dumps(action),
                 Move.Actor.PLAYER,
                 user.pk,
-                json.dumps(events),
+                frames.dumps(events),
                 clock.now_dt(),
             ],
         )
@@ -481,33 +481,14 @@ def _set_deadlines(match: Match, game, previous: dict) -> None:
     match.next_deadline = datetime.fromtimestamp(min(deadlines.values()), tz=UTC) if deadlines else None
 
 
-_MATCH_READ: str | None = None
+_MATCH_READ = RowReader(Match, '"games_match"."id" = %s')
 
 
 def read_match(match_id: int) -> Match | None:
-    """``Match.objects.filter(pk=match_id).first()`` through a statement built once.
-
-    Django compiles a query again for every call (the select list, the
-    ordering, the joins it looks for): at saturation that was about a third
-    of the plain path's Python time (issue 13, profiled). The same row, the
-    same field values (each field's own conversion from the database), the
-    same object (``tests/games/test_plain_path.py``)."""
-    global _MATCH_READ
-    fields = Match._meta.concrete_fields
-    if _MATCH_READ is None:
-        quote = connection.ops.quote_name
-        columns = ", ".join(quote(f.column) for f in fields)
-        _MATCH_READ = f"SELECT {columns} FROM {quote(Match._meta.db_table)} WHERE {quote('id')} = %s"
-    with connection.cursor() as cursor:
-        cursor.execute(_MATCH_READ, [match_id])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    values = [
-        f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
-        for f, v in zip(fields, row, strict=True)
-    ]
-    return Match.from_db(connection.alias, [f.attname for f in fields], values)
+    """``Match.objects.filter(pk=match_id).first()`` through a statement built
+    once (games/rows.py): the same row, the same field values, the same object
+    (``tests/games/test_plain_path.py``)."""
+    return _MATCH_READ.one([match_id])
 
 
 def expire(match_id: int, version: int) -> Outcome | None:

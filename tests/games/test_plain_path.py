@@ -252,3 +252,37 @@ def test_the_plain_paths_read_gives_the_row_the_orm_gives(make_user):
             assert getattr(got, f.attname) == getattr(expected, f.attname), f.name
         assert got.room.pk == expected.room_id
     assert play_service.read_match(match.pk + 1000) is None
+
+
+def test_the_fair_deals_read_gives_the_record_the_orm_gives(make_user):
+    """``fairness._read`` (games/rows.py, issue 13) returns what the ORM's annotated
+    query returns: every field of the record, dates aware, and the match's seats,
+    status and room beside it; a missing record is refused."""
+    from django.db.models import F
+
+    from games import fairness
+    from games.fairdeal import FairnessError
+    from games.models import DealRecord
+
+    users = [make_user(f"fread{i}") for i in range(4)]
+    match = _match(users, "hokm4", _dealt_state("hokm4", 6))
+    record = fairness.open_round(match, 2)
+    DealRecord.objects.filter(pk=record.pk).update(substituted=[3], deadline=clock.now_dt())
+    expected = (
+        DealRecord.objects.filter(pk=record.pk)
+        .annotate(
+            match_players=F("match__players"),
+            match_status=F("match__status"),
+            match_room_id=F("match__room_id"),
+        )
+        .get()
+    )
+    got = fairness._read(match.pk, 2)
+    assert type(got) is DealRecord and got.pk == expected.pk
+    for f in DealRecord._meta.concrete_fields:
+        assert getattr(got, f.attname) == getattr(expected, f.attname), f.name
+    assert got.deadline.tzinfo is not None
+    for name in ("match_players", "match_status", "match_room_id"):
+        assert getattr(got, name) == getattr(expected, name), name
+    with pytest.raises(FairnessError):
+        fairness._read(match.pk, 9)
