@@ -16,6 +16,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config import memory  # noqa: E402
 from config.websocket import SiteOriginValidator  # noqa: E402
 from friends.routing import websocket_urlpatterns as friends_sockets  # noqa: E402
 from games import clock  # noqa: E402
@@ -29,6 +30,10 @@ router = ProtocolTypeRouter(
         "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+# Everything the server needs is imported: freeze it, and collect garbage
+# less often (config/memory.py: the full collections' pauses were the tail).
+memory.tune()
 
 
 async def application(scope, receive, send):
