@@ -263,6 +263,12 @@ def drop_database(url: str) -> None:
 # --- the client --------------------------------------------------------------------------------
 
 
+DUMP: list | None = None
+"""With ``--dump PATH``: every measured move as [sent (epoch s), latency (s),
+table, version, the event types of the frame that completed it], written to
+PATH as JSON at the end (to find when and where slow moves happen)."""
+
+
 class Stats:
     def __init__(self):
         self.latencies: list[float] = []
@@ -364,6 +370,17 @@ class Table:
             self.stats.sent_at.append(sent)
             self.stats.moves += 1
             self.progress = time.monotonic()
+            if DUMP is not None:
+                late = self.stats.latencies[-1]
+                DUMP.append(
+                    [
+                        time.time() - late,
+                        late,
+                        self.index,
+                        v,
+                        [e.get("type") for e in frame.get("events") or []],
+                    ]
+                )
         if not self.running:
             return
         if self.rematch_if_finished(seat, frame):
@@ -503,6 +520,18 @@ START_LIMIT = 30.0
 (each of its seats has had the table's state): else it counts as stalled."""
 
 
+async def _beat(table, seat: int, every: float) -> None:
+    """A page's heartbeat: a ping every ``every`` seconds, at a phase of its own
+    (pages are opened at different moments: the sockets' pings are spread over
+    the period, not sent in a burst at the same instant)."""
+    await asyncio.sleep(
+        (table.index * 4 + seat) * 0.618034 % 1.0 * every
+    )  # the golden ratio spreads them evenly
+    while True:
+        await table.send(seat, {"type": "ping"})
+        await asyncio.sleep(every)
+
+
 async def drive(tables, stats: Stats, duration: float, stall_after: float, heartbeat: float | None) -> float:
     """Run the tables for ``duration`` seconds. A table's stall clock starts
     when it has started (every seat has had its first state: the greeting of
@@ -511,6 +540,11 @@ async def drive(tables, stats: Stats, duration: float, stall_after: float, heart
     started = time.monotonic()
     for t in tables:
         t.progress = started
+    beats = (
+        [asyncio.ensure_future(_beat(t, seat, heartbeat)) for t in tables for seat in range(4)]
+        if heartbeat
+        else []
+    )
     while time.monotonic() - started < duration:
         await asyncio.sleep(1.0)
         now = time.monotonic()
@@ -524,14 +558,8 @@ async def drive(tables, stats: Stats, duration: float, stall_after: float, heart
             if late:
                 t.stats.stalled.add(t.index)
                 print(f"stalled: table {t.index} seen={t.seen} last={getattr(t, 'last', None)}", flush=True)
-        if heartbeat:
-            # each socket beats every ``heartbeat`` seconds at a phase of its own, as
-            # pages opened at different moments do (not every socket in the same second)
-            second = int(now - started) % int(heartbeat)
-            for t in tables:
-                for seat in range(4):
-                    if (t.index * 4 + seat) % int(heartbeat) == second:
-                        await t.send(seat, {"type": "ping"})
+    for beat in beats:
+        beat.cancel()
     for t in tables:
         t.running = False
     return time.monotonic() - started
@@ -711,6 +739,8 @@ async def run_site(args, think) -> dict:
         rss_conn = procs.rss_mb("daphne")
         elapsed = await drive(tables, stats, args.duration, think[1] + ROUND_PAUSE + 5, 10)
         out = summary("site", stats, elapsed)
+        if DUMP is not None:
+            Path(args.dump).write_text(json.dumps(DUMP))
         begun = [t.started_at for t in tables if t.started_at is not None]
         out["start_s"] = max(begun) - connect_began if len(begun) == len(tables) else float("nan")
         print(
@@ -761,10 +791,13 @@ def main() -> None:
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12"))
     parser.add_argument("--logs", default=str(ROOT / "artifacts" / "load"))
     parser.add_argument("--drop", action="store_true", help="drop the benchmark's database at the end")
+    parser.add_argument("--dump", default="", help="write every measured move of the site to this JSON file")
     parser.add_argument("--prepare", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--bot-tables", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    global DUMP
+    DUMP = [] if args.dump else None
     if args.prepare is not None:
         sys.path.insert(0, str(ROOT))
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
