@@ -378,6 +378,9 @@ TABLE = {
     "DB_THREADS": int(env_str("DB_THREADS", "8")),
     # ... and heartbeats on threads of their own: a burst of them never queues in front of a move.
     "BEAT_THREADS": int(env_str("BEAT_THREADS", "2")),
+    # ... and arrivals (the greeting: room, state, presence) too: 800 sockets
+    # connecting at once queue behind each other, not in front of the moves.
+    "HELLO_THREADS": int(env_str("HELLO_THREADS", "4")),
     "FRAME_BURST": 40,  # frames a connection may send at once ...
     "FRAME_RATE": 8.0,  # ... and per second after that
     # H4-X4: the others' time to say no to a tea, and a multiplier of the

@@ -98,11 +98,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         room_id = _room_ids.get(self.code)
         for _attempt in range(2):  # a remembered id whose room is gone: once more by the code
             if room_id is None:
-                room_id = await self._run(self._room_id)
+                room_id = await self._run(self._room_id, lane="hello")
                 if room_id is None:
                     break
             await self._join(room_id)
-            hello = await self._run(self._hello, room_id, True)
+            hello = await self._run(self._hello, room_id, True, lane="hello")
             if hello is not None:
                 break
             _room_ids.pop(self.code, None)
@@ -138,7 +138,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self._leave_groups()
         if self.arrived:  # its presence was stored by the hello
-            await self._run(self._gone)
+            await self._run(self._gone, lane="hello")
 
     async def _leave_groups(self) -> None:
         layer = self.channel_layer

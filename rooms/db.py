@@ -22,9 +22,11 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 
 _pools: dict[str, ThreadPoolExecutor] = {}
-LANES = {"table": "DB_THREADS", "beat": "BEAT_THREADS"}
+LANES = {"table": "DB_THREADS", "beat": "BEAT_THREADS", "hello": "HELLO_THREADS"}
 """Each lane has its own threads: a burst of heartbeats (hundreds of tabs at
-once) queues behind other heartbeats, never in front of a move (issue 13)."""
+once) queues behind other heartbeats, and a storm of arrivals (a restart,
+hundreds of tables opening) behind other arrivals, never in front of a move
+(issue 13)."""
 
 
 _checked = threading.local()
@@ -67,7 +69,8 @@ def pooled() -> bool:
 def db(fn, lane: str = "table"):
     """``fn`` as an awaitable that runs it off the event loop (see the module's
     docstring), on ``lane``'s threads: ``table`` for actions and everything
-    else a connection asks, ``beat`` for heartbeats."""
+    else a connection asks, ``beat`` for heartbeats, ``hello`` for a
+    connection's arrival and departure."""
     if not pooled():
         return database_sync_to_async(fn)
     return _PooledSyncToAsync(fn, thread_sensitive=False, executor=_executor(lane))

@@ -21,7 +21,7 @@ from games import services as play_service
 from games.models import Match
 from rooms.consumers import TableConsumer
 
-from .conftest import pump_all
+from .conftest import make_room, pump_all
 from .test_table_guards import started_hokm4, to_act
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
@@ -65,3 +65,36 @@ async def test_a_move_committed_during_the_hello_reaches_the_arriving_page(
     late.seen = 0
     frame = await late.wait_for(lambda f: f["type"] == "state" and f["v"] == version + 1, timeout=5)
     assert frame["match"] == match.pk and frame["prev"] == version
+
+
+async def test_a_match_begun_while_the_greeting_was_read_is_read_again(
+    connect, alice, bob, charlie, dave, monkeypatch
+):
+    """The greeting read the room before its match began; the start's room
+    update came meanwhile: the connection reads again and shows the match."""
+    from rooms import services as room_service
+    from rooms.models import Room
+
+    room = await sync_to_async(make_room)(alice, [bob, charlie, dave], rules={"middle_card": False})
+    real = TableConsumer._hello
+    started = []
+
+    def hello_then_start(self, room_id=None, arriving=False):
+        hello = real(self, room_id, arriving)
+        if arriving and not started:
+
+            def start():
+                fresh = Room.objects.select_related("creator").get(pk=room.pk)
+                started.append(room_service.start(fresh, alice))
+
+            thread = threading.Thread(target=start)
+            thread.start()
+            thread.join()
+        return hello
+
+    monkeypatch.setattr(TableConsumer, "_hello", hello_then_start)
+    conn = await connect(room, bob, "bob")
+    assert started
+    state = await conn.wait_for(lambda f: f["type"] == "state", timeout=10)
+    match = await sync_to_async(Match.objects.get)(room=room)
+    assert state["match"] == match.pk

@@ -5,6 +5,7 @@ other heartbeats, never in front of a player's move on the table's pool."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -55,3 +56,40 @@ async def test_a_burst_of_heartbeats_never_queues_in_front_of_a_move(
     assert took < 0.8, f"the move waited {took:.2f} s behind the heartbeats"
     for tab in tabs:  # and every heartbeat is still answered
         await tab.wait_for(lambda f: f["type"] == "pong", timeout=30)
+
+
+async def test_a_storm_of_arrivals_never_queues_in_front_of_a_move(
+    connect, alice, bob, charlie, dave, monkeypatch
+):
+    """Sockets arriving (the greeting: room, state, presence) run on the arrival
+    lane: hundreds of tabs opening at once queue behind each other, not in front
+    of a player's move (issue 13: at 200 tables the first moves waited 1-3 s
+    behind 800 greetings)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the lanes are PostgreSQL's thread pools")
+    room, conns = await started_hokm4(connect, alice, bob, charlie, dave)
+    deadline = time.monotonic() + 20
+    while not (conns[0].state["view"].get("to_act") and to_act(conns).state["view"]["legal"]):
+        assert time.monotonic() < deadline, "the deal never came"
+        await pump_all(conns, 0.05)
+    real = TableConsumer._hello
+
+    def slow_hello(self, *args):
+        time.sleep(SLOW)
+        return real(self, *args)
+
+    monkeypatch.setattr(TableConsumer, "_hello", slow_hello)
+    arriving = [asyncio.ensure_future(connect(room, None, f"arrive{i}")) for i in range(30)]
+    await asyncio.sleep(0.3)  # the arrivals are queued
+    assert 30 * SLOW / int(django_settings.TABLE["DB_THREADS"]) > 1.0
+    player = to_act(conns)
+    started = time.monotonic()
+    await player.send(
+        {"type": "act", "action": player.state["view"]["legal"][0], "v": player.state["v"], "ref": "m"}
+    )
+    ack = await player.wait_for(lambda f: f["type"] in {"ack", "error"} and f.get("ref") == "m")
+    took = time.monotonic() - started
+    assert ack["type"] == "ack", ack
+    assert took < 0.8, f"the move waited {took:.2f} s behind the arrivals"
+    tabs = await asyncio.gather(*arriving)  # and every arrival is still greeted
+    assert all(tab.room is not None for tab in tabs)
