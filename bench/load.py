@@ -301,6 +301,7 @@ class Table:
         self.fair_values: dict = {}  # ((match, round), seat index) -> the value committed to
         self.fair_revealed: set = set()  # ((match, round), seat index) whose value was sent
         self.last: list = [None] * 4  # per seat: the last state frame's (v, status, legal actions, deadlines)
+        self.latest: list = [None] * 4  # per seat: the last state frame
 
     async def think_then(self, coro_fn):
         low, high = self.think
@@ -354,7 +355,9 @@ class Table:
         if frame["match"] != self.match:
             self.match, self.seen, self.pending, self.acting_for = frame["match"], [-1] * 4, {}, None
         self.seen[seat] = max(self.seen[seat], frame["v"])
-        if self.started_at is None and min(self.seen) >= 0:
+        self.latest[seat] = frame
+        begins = self.started_at is None and min(self.seen) >= 0
+        if begins:
             self.started_at = self.progress = time.monotonic()
         self.last[seat] = (
             frame["v"],
@@ -385,6 +388,17 @@ class Table:
             return
         if self.rematch_if_finished(seat, frame):
             return
+        if self.started_at is None:
+            return  # a table plays once its four seats are there (a seat not yet connected sees no move)
+        if begins:  # the last seat arrived: whoever was already to act acts now
+            for other in range(4):
+                if other != seat and self.latest[other] is not None:
+                    self.act_on(other, self.latest[other])
+        self.act_on(seat, frame)
+
+    def act_on(self, seat: int, frame: dict) -> None:
+        """``seat`` plays a random legal action of ``frame`` after the think time,
+        if it is this seat's newest frame and nobody acted on this version yet."""
         legal = frame["view"].get("legal") or []
         key = (frame["match"], frame["v"])
         if frame["status"] == "active" and legal and frame["v"] == self.seen[seat] and self.acting_for != key:
