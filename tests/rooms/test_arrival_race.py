@@ -27,6 +27,24 @@ from .test_table_guards import started_hokm4, to_act
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
 
+def _after_the_read(monkeypatch, work) -> None:
+    """The first arriving connection's greeting reads the state, then ``work()``
+    commits on another thread (its own connection), before the greeting is sent."""
+    real = TableConsumer._hello
+    done = []
+
+    def hello_then_work(self, room_id=None, arriving=False):
+        hello = real(self, room_id, arriving)
+        if arriving and not done:
+            done.append(True)
+            thread = threading.Thread(target=work)
+            thread.start()
+            thread.join()
+        return hello
+
+    monkeypatch.setattr(TableConsumer, "_hello", hello_then_work)
+
+
 async def test_a_move_committed_during_the_hello_reaches_the_arriving_page(
     connect, alice, bob, charlie, dave, monkeypatch
 ):
@@ -42,22 +60,12 @@ async def test_a_move_committed_during_the_hello_reaches_the_arriving_page(
     match = await sync_to_async(Match.objects.get)(room=room)
     version = match.version
     action = engine.get("hokm4").auto_action(match.state, seat)
-    real = TableConsumer._hello
     moved = []
-
-    def hello_then_a_move(self, room_id=None, arriving=False):
-        hello = real(self, room_id, arriving)
-        if arriving and not moved:
-            # another tab's move commits (and is broadcast) after this read, before the hello is sent
-            def other_tab():
-                moved.append(play_service.play(match.pk, action, user=user, version=version).version)
-
-            thread = threading.Thread(target=other_tab)
-            thread.start()
-            thread.join()
-        return hello
-
-    monkeypatch.setattr(TableConsumer, "_hello", hello_then_a_move)
+    # another tab's move commits (and is broadcast) after this read, before the hello is sent
+    _after_the_read(
+        monkeypatch,
+        lambda: moved.append(play_service.play(match.pk, action, user=user, version=version).version),
+    )
     late = await connect(room, watcher, "second tab")
     assert moved == [version + 1]
     hello = next(f for f in late.frames if f["type"] == "state")
@@ -76,23 +84,13 @@ async def test_a_match_begun_while_the_greeting_was_read_is_read_again(
     from rooms.models import Room
 
     room = await sync_to_async(make_room)(alice, [bob, charlie, dave], rules={"middle_card": False})
-    real = TableConsumer._hello
     started = []
-
-    def hello_then_start(self, room_id=None, arriving=False):
-        hello = real(self, room_id, arriving)
-        if arriving and not started:
-
-            def start():
-                fresh = Room.objects.select_related("creator").get(pk=room.pk)
-                started.append(room_service.start(fresh, alice))
-
-            thread = threading.Thread(target=start)
-            thread.start()
-            thread.join()
-        return hello
-
-    monkeypatch.setattr(TableConsumer, "_hello", hello_then_start)
+    _after_the_read(
+        monkeypatch,
+        lambda: started.append(
+            room_service.start(Room.objects.select_related("creator").get(pk=room.pk), alice)
+        ),
+    )
     conn = await connect(room, bob, "bob")
     assert started
     state = await conn.wait_for(lambda f: f["type"] == "state", timeout=10)
