@@ -263,12 +263,6 @@ def drop_database(url: str) -> None:
 # --- the client --------------------------------------------------------------------------------
 
 
-DUMP: list | None = None
-"""With ``--dump PATH``: every measured move as [sent (epoch s), latency (s),
-table, version, the event types of the frame that completed it], written to
-PATH as JSON at the end (to find when and where slow moves happen)."""
-
-
 class Stats:
     def __init__(self):
         self.latencies: list[float] = []
@@ -276,6 +270,9 @@ class Stats:
         self.moves = 0
         self.errors: dict[str, int] = {}
         self.stalled: set[int] = set()
+        # With ``--dump PATH``: every measured move as [sent (epoch s), latency (s), table,
+        # version, the event types of the frame that completed it] (when and where slow moves happen).
+        self.log: list | None = None
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -300,7 +297,6 @@ class Table:
         self.running = True
         self.fair_values: dict = {}  # ((match, round), seat index) -> the value committed to
         self.fair_revealed: set = set()  # ((match, round), seat index) whose value was sent
-        self.last: list = [None] * 4  # per seat: the last state frame's (v, status, legal actions, deadlines)
         self.latest: list = [None] * 4  # per seat: the last state frame
 
     async def think_then(self, coro_fn):
@@ -359,12 +355,6 @@ class Table:
         begins = self.started_at is None and min(self.seen) >= 0
         if begins:
             self.started_at = self.progress = time.monotonic()
-        self.last[seat] = (
-            frame["v"],
-            frame["status"],
-            len(frame["view"].get("legal") or []),
-            frame["deadlines"],
-        )
         everyone = min(self.seen)
         for v in [v for v in self.pending if v < everyone]:
             # every seat of the table has a version after the one the action was sent at
@@ -373,9 +363,9 @@ class Table:
             self.stats.sent_at.append(sent)
             self.stats.moves += 1
             self.progress = time.monotonic()
-            if DUMP is not None:
+            if self.stats.log is not None:
                 late = self.stats.latencies[-1]
-                DUMP.append(
+                self.stats.log.append(
                     [
                         time.time() - late,
                         late,
@@ -395,6 +385,13 @@ class Table:
                 if other != seat and self.latest[other] is not None:
                     self.act_on(other, self.latest[other])
         self.act_on(seat, frame)
+
+    def last_seen(self) -> list:
+        """Per seat: its last state frame's (v, status, legal actions, deadlines), for a stall's report."""
+        return [
+            (f["v"], f["status"], len(f["view"].get("legal") or []), f["deadlines"]) if f else None
+            for f in self.latest
+        ]
 
     def act_on(self, seat: int, frame: dict) -> None:
         """``seat`` plays a random legal action of ``frame`` after the think time,
@@ -571,7 +568,7 @@ async def drive(tables, stats: Stats, duration: float, stall_after: float, heart
                 late = now - t.progress > stall_after
             if late:
                 t.stats.stalled.add(t.index)
-                print(f"stalled: table {t.index} seen={t.seen} last={getattr(t, 'last', None)}", flush=True)
+                print(f"stalled: table {t.index} seen={t.seen} last={t.last_seen()}", flush=True)
     for beat in beats:
         beat.cancel()
     for t in tables:
@@ -726,6 +723,7 @@ async def run_site(args, think) -> dict:
         rooms = json.loads(layout.read_text())
         rss_idle = procs.rss_mb("daphne")
         stats = Stats()
+        stats.log = [] if getattr(args, "dump", "") else None  # bench/bot_lag.py has no --dump
         bot_stats = Stats()  # the bots' tables: their errors and stalls, never in the moves measured
         rng = random.Random(2)
         tables = [
@@ -753,8 +751,8 @@ async def run_site(args, think) -> dict:
         rss_conn = procs.rss_mb("daphne")
         elapsed = await drive(tables, stats, args.duration, think[1] + ROUND_PAUSE + 5, 10)
         out = summary("site", stats, elapsed)
-        if DUMP is not None:
-            Path(args.dump).write_text(json.dumps(DUMP))
+        if stats.log is not None:
+            Path(args.dump).write_text(json.dumps(stats.log))
         begun = [t.started_at for t in tables if t.started_at is not None]
         out["start_s"] = max(begun) - connect_began if len(begun) == len(tables) else float("nan")
         print(
@@ -810,8 +808,6 @@ def main() -> None:
     parser.add_argument("--bot-tables", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    global DUMP
-    DUMP = [] if args.dump else None
     if args.prepare is not None:
         sys.path.insert(0, str(ROOT))
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
