@@ -57,6 +57,9 @@ def test_h2_6_take_and_refuse_move_the_cards_as_players_expect(people, lang):
             away.wait_for(state="attached", timeout=3000)
         except Exception:  # noqa: BLE001 - that pair's frame came out of order: no motion for it
             continue
+        # what leaves, read while it is leaving: the element is gone once its flight ends,
+        # which on a loaded machine can come before the hand below is read
+        leaving = page.evaluate(AWAY)
         hand_after = wait_until(
             lambda before=hand_before: (
                 (h := page.evaluate("() => window.takhteh.app.liveFrame.view.hand")) != before and h
@@ -65,13 +68,13 @@ def test_h2_6_take_and_refuse_move_the_cards_as_players_expect(people, lang):
         )
         if take:
             # The taken card flies in; the pair's second card leaves as a back, never shown.
-            assert page.evaluate(AWAY) == ["back"]
+            assert leaving == ["back"]
             assert shown in hand_after
             seen.add("take")
             player.shot(f"draft-take-{lang}-desktop", settle=False)
         else:
             # The refused card leaves face up; the second card joins the hand.
-            assert page.evaluate(AWAY) == [shown]
+            assert leaving == [shown]
             second = (set(hand_after) - set(hand_before)).pop()
             assert shown not in hand_after and second != shown
             seen.add("refuse")
