@@ -154,6 +154,71 @@ def _rss_tree(pid: int) -> int:
     return total + sum(_rss_tree(int(c)) for c in children)
 
 
+class CpuMeter:
+    """CPU time (user + system) of the processes that serve the moves, over
+    the drive: the run's own server processes (with their children), the
+    PostgreSQL backends of ``database`` (none for the floor), the Redis
+    server and this client. Divided by the moves it is the cost of a move
+    per process, a figure that holds better than moves per second on a
+    shared, noisy machine (the other work slows everything, not the count of
+    CPU seconds a move needs)."""
+
+    TICK = os.sysconf("SC_CLK_TCK")
+
+    def __init__(self, procs: Procs, database: str | None):
+        self.procs = procs
+        self.database = database
+        self.start: dict[str, float] | None = None
+
+    @classmethod
+    def _cpu(cls, pid: int) -> float:
+        try:
+            parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(parts[11]) + int(parts[12])) / cls.TICK
+
+    @classmethod
+    def _tree(cls, pid: int) -> float:
+        try:
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except OSError:
+            children = []
+        return cls._cpu(pid) + sum(cls._tree(int(c)) for c in children)
+
+    def sample(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for name, proc in self.procs.procs:
+            key = name.rstrip("0123456789") or name
+            out[key] = out.get(key, 0.0) + self._tree(proc.pid)
+        out["postgres"] = out["redis"] = 0.0
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if self.database and cmd.startswith("postgres:") and f" {self.database} " in cmd:
+                out["postgres"] += self._cpu(int(pid))
+            elif cmd.startswith("redis-server"):
+                out["redis"] += self._cpu(int(pid))
+        out["client"] = self._cpu(os.getpid())
+        return out
+
+    def begin(self) -> None:
+        self.start = self.sample()
+
+    def report(self, name: str, moves: int) -> dict[str, float]:
+        """CPU milliseconds per move of each kind of process since ``begin``, printed on one line."""
+        end = self.sample()
+        per = {k: (end[k] - self.start.get(k, end[k])) * 1000 / max(1, moves) for k in end}
+        per["total"] = sum(per.values())
+        print(
+            f"{name:6} cpu ms per move: " + " ".join(f"{k}={v:.2f}" for k, v in per.items()),
+            flush=True,
+        )
+        return per
+
+
 # --- the site's tables -----------------------------------------------------------------------
 
 
@@ -646,10 +711,13 @@ async def run_floor(args, think) -> dict:
         await connect_all(
             tables, lambda t, s: f"ws://127.0.0.1:{port}/ws/floor/t{t.index}/", lambda t, s: {}, stats
         )
+        meter = CpuMeter(procs, None)
+        meter.begin()
         for t in tables:
             t.start_next()
         elapsed = await drive(tables, stats, args.duration, think[1] + 5, None)
         out = summary("floor", stats, elapsed)
+        out["cpu_ms"] = meter.report("floor", stats.moves)
         out["rss_mb"] = procs.rss_mb("floor")
         await close_all(tables)
         return out
@@ -749,8 +817,11 @@ async def run_site(args, think) -> dict:
             flush=True,
         )
         rss_conn = procs.rss_mb("daphne")
+        meter = CpuMeter(procs, args.database_url.rsplit("/", 1)[1])
+        meter.begin()
         elapsed = await drive(tables, stats, args.duration, think[1] + ROUND_PAUSE + 5, 10)
         out = summary("site", stats, elapsed)
+        out["cpu_ms"] = meter.report("site", stats.moves)
         if stats.log is not None:
             Path(args.dump).write_text(json.dumps(stats.log))
         begun = [t.started_at for t in tables if t.started_at is not None]
