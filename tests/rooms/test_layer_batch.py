@@ -1,4 +1,4 @@
-"""The channel layer's batched publishes (config/layers.py, issue 13).
+"""The channel layer's batched publishes and its lean connections (config/layers.py, issue 13).
 
 One accepted action's frames go out in one pipelined round trip, but each is
 still its own message to its own group: a player's view reaches that
@@ -13,6 +13,7 @@ import asyncio
 import uuid
 
 import pytest
+import redis
 from django.conf import settings
 
 from config.layers import BatchedPubSubChannelLayer
@@ -109,3 +110,119 @@ async def test_the_table_broadcast_uses_one_batch(monkeypatch):
     batch = [("table.1.public", {"type": "table.public"}), ("table.1.u3", {"type": "table.frame"})]
     await broadcast.send_all(batch)
     assert calls == [batch]
+
+
+def _shard(layer):
+    (shard,) = layer._get_layer()._shards
+    return shard
+
+
+def _kill(link) -> None:
+    """Redis drops this connection (as on a restart or a network cut)."""
+    host, port = link.writer.get_extra_info("sockname")[:2]
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        assert client.client_kill(f"{host}:{port}")
+    finally:
+        client.close()
+
+
+async def test_a_lost_listening_connection_subscribes_again_by_itself():
+    """The groups a process had are subscribed again on a new connection, with
+    nobody asking: the next message after the cut arrives."""
+    one, two = _layer(), None
+    try:
+        two = BatchedPubSubChannelLayer(
+            **{**settings.CHANNEL_LAYERS["default"]["CONFIG"], "prefix": one._kwargs["prefix"]}
+        )
+        a = await one.new_channel()
+        await one.group_add("t.u7", a)
+        await two.group_send_many([("t.u7", {"type": "x", "n": 1})])
+        assert [m["n"] for m in await _received(one, a, 1)] == [1]
+        lost = _shard(one)._sub
+        _kill(lost)
+        for _ in range(100):  # the new connection and its subscriptions
+            await asyncio.sleep(0.05)
+            current = _shard(one)._sub
+            if current is not None and current is not lost and current.alive:
+                break
+        assert not lost.alive
+        n = 2
+        while True:  # a message sent before Redis has the new subscription is lost, as with channels-redis
+            await two.group_send_many([("t.u7", {"type": "x", "n": n})])
+            try:
+                got = await asyncio.wait_for(one.receive(a), 0.2)
+                break
+            except TimeoutError:
+                n += 1
+                assert n < 30, "the group was never subscribed again"
+        assert got["n"] == n
+    finally:
+        await one.flush()
+        if two is not None:
+            await two.flush()
+
+
+async def test_a_lost_publishing_connection_is_opened_again_on_the_next_publish():
+    layer = _layer()
+    try:
+        a = await layer.new_channel()
+        await layer.group_add("t.u1", a)
+        await layer.group_send_many([("t.u1", {"type": "x", "n": 1})])
+        lost = _shard(layer)._pub
+        _kill(lost)
+        for _ in range(40):
+            await asyncio.sleep(0.05)
+            if not lost.alive:
+                break
+        assert not lost.alive
+        await layer.group_send_many([("t.u1", {"type": "x", "n": 2})])
+        assert [m["n"] for m in await _received(layer, a, 2)] == [1, 2]
+        assert _shard(layer)._pub is not lost
+    finally:
+        await layer.flush()
+
+
+async def test_group_add_returns_once_redis_has_the_subscription():
+    """A connection joins its groups, then reads the state: a message published
+    by another process right after ``group_add`` returned must arrive (no sleep)."""
+    one, two = _layer(), None
+    try:
+        two = BatchedPubSubChannelLayer(
+            **{**settings.CHANNEL_LAYERS["default"]["CONFIG"], "prefix": one._kwargs["prefix"]}
+        )
+        await two.group_send_many([("warm", {"type": "x"})])  # two's publishing connection is open
+        for n in range(20):
+            channel = await one.new_channel()
+            await one.group_add(f"t.fresh{n}", channel)
+            await two.group_send_many([(f"t.fresh{n}", {"type": "x", "n": n})])
+            assert [m["n"] for m in await _received(one, channel, 1, timeout=1.0)] == [n]
+    finally:
+        await one.flush()
+        if two is not None:
+            await two.flush()
+
+
+async def test_an_idle_publishing_connection_is_pinged_and_keeps_working(monkeypatch):
+    """The watchdog PINGs a silent connection; the PONG comes among the
+    publishes' replies and takes its own place in the queue of replies."""
+    from config import layers
+
+    monkeypatch.setattr(layers, "IDLE_PING", 0.1)
+    layer = _layer()
+    try:
+        a = await layer.new_channel()
+        await layer.group_add("t.u1", a)
+        await layer.group_send_many([("t.u1", {"type": "x", "n": 0})])
+        pings = []
+        link = _shard(layer)._pub
+        hook = link.on_ping
+        link.on_ping = lambda: (pings.append(1), hook())
+        await asyncio.sleep(0.35)  # idle: the watchdog pings
+        assert pings
+        for n in range(1, 4):
+            await asyncio.wait_for(layer.group_send_many([("t.u1", {"type": "x", "n": n})]), 1.0)
+        assert [m["n"] for m in await _received(layer, a, 4)] == [0, 1, 2, 3]
+        assert _shard(layer)._pub.alive
+    finally:
+        await layer.flush()
