@@ -381,6 +381,10 @@ TABLE = {
     # ... and arrivals (the greeting: room, state, presence) too: 800 sockets
     # connecting at once queue behind each other, not in front of the moves.
     "HELLO_THREADS": int(env_str("HELLO_THREADS", "4")),
+    # A person's plain move (a card or a call inside a round) runs on the
+    # event loop itself, over this many PostgreSQL connections of the loop's
+    # own (games/plain.py, games/adb.py); 0: on the threads like the rest.
+    "MOVE_CONNECTIONS": int(env_str("MOVE_CONNECTIONS", "4")),
     "FRAME_BURST": 40,  # frames a connection may send at once ...
     "FRAME_RATE": 8.0,  # ... and per second after that
     # H4-X4: the others' time to say no to a tea, and a multiplier of the

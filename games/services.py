@@ -171,16 +171,18 @@ def play(
     seat: int | None = None,
     version: int | None = None,
     actor: str = Move.Actor.PLAYER,
+    plain: bool = True,
 ) -> Outcome:
     """Apply one action. Raises PlayError (nothing changed) when it is refused.
 
     ``user`` acts for the seat he holds in this match; ``seat`` may be given to
     act for a bot or the clock (never from a client). ``version`` is the
-    version the sender saw.
+    version the sender saw. ``plain=False``: straight to the locked path (the
+    caller already tried the plain one, games/plain.py).
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise PlayError("bad_action")
-    if version is not None and actor == Move.Actor.PLAYER:
+    if plain and version is not None and actor == Move.Actor.PLAYER:
         outcome = _play_plain(match_id, action, user, seat, version)
         if outcome is not None:
             return outcome
@@ -216,7 +218,14 @@ def play(
 PLAIN_PATH = True
 """Whether ``play`` tries the plain path first (issue 13; tests compare both)."""
 
-_PLAIN_WRITE = """
+# The plain path's one statement (a match row is written only at the version
+# read, and only while active; the move is appended in the same statement).
+# Everything a move reads from the row (state, players, deadlines, tea,
+# status) changes only with its version: the one write that keeps the
+# version, the dealer's deadline while a fair deal waits (``expire``), comes
+# when no seat but the dealer may act.
+
+PLAIN_WRITE = """
 WITH m AS (
     UPDATE games_match SET state = %s::jsonb, version = %s, deadlines = %s::jsonb, next_deadline = %s
     WHERE id = %s AND version = %s AND status = 'active'
@@ -227,26 +236,17 @@ SELECT id, %s, %s, %s::jsonb, %s, %s, %s::jsonb, %s FROM m
 """
 
 
-def _play_plain(match_id: int, action: dict, user, seat: int | None, version: int) -> Outcome | None:
-    """A person's move that only moves the round on, in two statements and no row lock (issue 13).
-
-    Most actions are a card or a call inside a round: no deal follows, no
-    round or match ends, no seat moves, no tea. For those the locked path's
-    five round trips (BEGIN, the row lock, the move, the match, COMMIT)
-    become two: read the match, then one statement that updates the row only
-    if it is still at the version read (and active) and appends the move in
-    the same statement, so either both happen or neither. Anything else,
-    or a row that moved on meanwhile (another seat's move, a leave), returns
-    None and the caller takes the locked path, which decides it as before:
-    so a refusal always comes from that path, with its error."""
-    if not PLAIN_PATH or connection.vendor != "postgresql" or connection.in_atomic_block:
-        return None
-    match = read_match(match_id)
-    if match is None or match.status != Match.Status.ACTIVE or match.version != version:
+def plain_step(match: Match, action: dict, user_id, seat: int | None):
+    """The plain path's decision, shared by this module's path and the event
+    loop's (games/plain.py): ``(seat, game, state, events)`` when ``action``
+    by ``user_id`` only moves the round on, else None (the locked path
+    decides: a deal, the end of a round or of the match, a seat swap, tea,
+    a refusal). Only reads ``match``."""
+    if match.status != Match.Status.ACTIVE:
         return None
     if (match.tea or {}).get("phase") or action.get("type") in ("deal", "pick_up"):
         return None
-    own = match.seat_of_user(user.pk) if user is not None else None
+    own = match.seat_of_user(user_id) if user_id is not None else None
     if own is None or (seat is not None and seat != own):
         return None
     game = engine.get(match.game)
@@ -263,29 +263,64 @@ def _play_plain(match_id: int, action: dict, user, seat: int | None, version: in
         or any(e.get("type") == "swap_seats" for e in events)
     ):
         return None
+    return own, game, state, events
+
+
+def plain_next(match: Match, own: int, game, state: dict) -> int:
+    """Move ``match`` (a copy nobody else holds) to the plain step's new
+    version in memory: version, state and deadlines. Returns the version before."""
     prev = match.version
     match.version = prev + 1
     match.state = state
     _set_deadlines(match, game, previous=_others(match.deadlines, own))
+    return prev
+
+
+def plain_params(match: Match, prev: int, own: int, action: dict, user_id, events: list) -> list:
+    """The parameters of ``PLAIN_WRITE`` for ``match`` at its new version."""
+    return [
+        frames.dumps(match.state),
+        match.version,
+        frames.dumps(match.deadlines),
+        match.next_deadline,
+        match.pk,
+        prev,
+        match.version,
+        own,
+        frames.dumps(action),
+        Move.Actor.PLAYER,
+        user_id,
+        frames.dumps(events),
+        clock.now_dt(),
+    ]
+
+
+def _play_plain(match_id: int, action: dict, user, seat: int | None, version: int) -> Outcome | None:
+    """A person's move that only moves the round on, in two statements and no row lock (issue 13).
+
+    Most actions are a card or a call inside a round: no deal follows, no
+    round or match ends, no seat moves, no tea. For those the locked path's
+    five round trips (BEGIN, the row lock, the move, the match, COMMIT)
+    become two: read the match, then one statement that updates the row only
+    if it is still at the version read (and active) and appends the move in
+    the same statement, so either both happen or neither. Anything else,
+    or a row that moved on meanwhile (another seat's move, a leave), returns
+    None and the caller takes the locked path, which decides it as before:
+    so a refusal always comes from that path, with its error. The table's
+    sockets run the same decision on their event loop (games/plain.py)."""
+    if not PLAIN_PATH or connection.vendor != "postgresql" or connection.in_atomic_block:
+        return None
+    match = read_match(match_id)
+    if match is None or match.version != version:
+        return None
+    user_id = user.pk if user is not None else None
+    step = plain_step(match, action, user_id, seat)
+    if step is None:
+        return None
+    own, game, state, events = step
+    prev = plain_next(match, own, game, state)
     with connection.cursor() as cursor:
-        cursor.execute(
-            _PLAIN_WRITE,
-            [
-                frames.dumps(state),
-                match.version,
-                frames.dumps(match.deadlines),
-                match.next_deadline,
-                match.pk,
-                prev,
-                match.version,
-                own,
-                frames.dumps(action),
-                Move.Actor.PLAYER,
-                user.pk,
-                frames.dumps(events),
-                clock.now_dt(),
-            ],
-        )
+        cursor.execute(PLAIN_WRITE, plain_params(match, prev, own, action, user_id, events))
         if cursor.rowcount != 1:
             return None  # the row moved on since it was read: the locked path decides
     built = _commit(match, game, events, prev)  # not in a transaction: sent at once

@@ -33,7 +33,7 @@ from django.core.cache import cache
 from django.utils import translation
 
 from accounts.sockets import CLOSE_SIGNED_OUT, user_group
-from games import clock, engine, fairness, frames
+from games import clock, engine, fairness, frames, plain
 from games import services as play_service
 from games.errors import PlayError
 from games.fairdeal import FairnessError
@@ -340,18 +340,36 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def on_act(self, frame):
         self._need_user()
         action = frame.action.model_dump()
-        outcome = await self._run(self._play, action, frame.seat, frame.v)
+        outcome = await self._play_on_loop(action, frame.seat, frame.v)
+        if outcome is None:
+            outcome = await self._run(self._play, action, frame.seat, frame.v)
         await self.send_json(
             {"type": "ack", "ref": frame.ref, "match": outcome.match_id, "v": outcome.version}
         )
 
+    async def _play_on_loop(self, action: dict, seat: int | None, version: int):
+        """A plain move on this loop's own connections (games/plain.py), its
+        frames sent from here; None: the play service decides on a thread."""
+        if self.match_id is None or not plain.available():
+            return None
+        outcome = await plain.play(self.match_id, action, user_id=self.uid, seat=seat, version=version)
+        if outcome is not None:
+            with broadcast.collecting() as box:
+                plain.announce(outcome)
+            await broadcast.send_all(box)
+        return outcome
+
     def _play(self, action: dict, seat: int | None, version: int):
         """The play service on the match this connection last saw; if that
-        one is over, on the room's active match (a new one may have started)."""
+        one is over, on the room's active match (a new one may have started).
+        The plain path was tried on the loop already when it is available."""
         match_id = self.match_id
+        tried = plain.available()
         if match_id is not None:
             try:
-                return play_service.play(match_id, action, user=self.user, seat=seat, version=version)
+                return play_service.play(
+                    match_id, action, user=self.user, seat=seat, version=version, plain=not tried
+                )
             except PlayError as exc:
                 if exc.code not in {"match_over", "no_match"}:
                     raise

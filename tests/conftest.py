@@ -64,6 +64,16 @@ def _close_stray_connections(request):
 
 
 @pytest.fixture(autouse=True)
+def _no_kept_matches():
+    """Each test starts with no match kept by the loop's plain path (games/plain.py)."""
+    from games import plain
+
+    plain.forget()
+    yield
+    plain.forget()
+
+
+@pytest.fixture(autouse=True)
 def _no_fair_deal_wait(settings):
     """F-4: no browser sends values in most tests, so every human seat's value
     is its substitute at once; the fair deal's own tests set a wait."""

@@ -1,0 +1,137 @@
+"""The plain path on the event loop (issue 13).
+
+Most actions are a person's card or call inside a round. The play service
+decides those without the row lock in two statements (``services._play_plain``:
+read the match, then one statement that writes it only at the version read
+and appends the move). Here the same decision (``services.plain_step``) runs
+on the table socket's event loop, over the loop's own PostgreSQL
+connections (games/adb.py): no thread hop, no GIL hand-over. And the read
+is skipped when this process holds the match at the version the player
+saw: the last version it wrote or read (``_matches``), which is the row's
+as long as the write that follows finds the row at that version (its
+``WHERE``), since everything a move reads from the row changes only with
+the version (services.PLAIN_WRITE).
+
+``play`` returns the committed version's ``Outcome`` (frames built, not yet
+announced: the caller announces them, ``announce``) or None: not a plain
+move, a row that moved on, or the database unreachable; then the caller
+takes the play service's locked path, which decides it and gives any
+refusal its error, exactly as before.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections import OrderedDict
+
+from . import adb, clock, frames, services
+from .models import Match
+from .rows import RowReader
+
+log = logging.getLogger(__name__)
+
+KEPT = 4096
+"""Matches whose last version this process keeps (the least recently used go first)."""
+
+
+class _Matches:
+    """The matches this process last wrote or read, each at that version.
+
+    An entry is only ever replaced, never changed: a move works on a copy."""
+
+    def __init__(self, size: int = KEPT):
+        self.size = size
+        self.rows: OrderedDict[int, Match] = OrderedDict()
+
+    def at(self, match_id: int, version: int) -> Match | None:
+        match = self.rows.get(match_id)
+        if match is None or match.version != version:
+            return None
+        self.rows.move_to_end(match_id)
+        return match
+
+    def keep(self, match: Match) -> None:
+        self.rows[match.pk] = match
+        self.rows.move_to_end(match.pk)
+        while len(self.rows) > self.size:
+            self.rows.popitem(last=False)
+
+    def drop(self, match_id: int) -> None:
+        self.rows.pop(match_id, None)
+
+    def clear(self) -> None:
+        self.rows.clear()
+
+
+_matches = _Matches()
+_reader = RowReader(Match, '"games_match"."id" = %s')
+_fields = [f.attname for f in Match._meta.concrete_fields]
+
+
+def available() -> bool:
+    return services.PLAIN_PATH and adb.available()
+
+
+async def _read(match_id: int) -> Match | None:
+    pool = await adb.pool()
+    async with pool.connection() as conn:
+        cursor = await conn.execute(_reader.sql(), [match_id])
+        row = await cursor.fetchone()
+    if row is None:
+        return None
+    return Match.from_db("default", _fields, list(row))
+
+
+async def _write(params: list) -> int:
+    pool = await adb.pool()
+    async with pool.connection() as conn:
+        cursor = await conn.execute(services.PLAIN_WRITE, params)
+        return cursor.rowcount
+
+
+async def play(match_id: int, action: dict, *, user_id: int, seat: int | None, version: int):
+    """A person's plain move on the loop: its ``services.Outcome``, or None (see the module's docstring)."""
+    if not available() or not isinstance(action, dict):
+        return None
+    try:
+        held = _matches.at(match_id, version)
+        if held is None:
+            held = await _read(match_id)
+            if held is None:
+                return None
+            _matches.keep(held)
+            if held.version != version:
+                return None
+        step = services.plain_step(held, action, user_id, seat)
+        if step is None:
+            return None
+        own, game, state, events = step
+        match = copy.copy(held)
+        prev = services.plain_next(match, own, game, state)
+        built = frames.build(match, game, events, prev)
+        written = await _write(services.plain_params(match, prev, own, action, user_id, events))
+    except Exception:  # noqa: BLE001 - the locked path decides, on the ORM's connections
+        log.exception("the plain path of match %s failed; the locked path decides", match_id)
+        _matches.drop(match_id)
+        return None
+    if written != 1:
+        _matches.drop(match_id)  # it moved on: read it again next time
+        return None
+    _matches.keep(match)
+    if match.next_deadline is not None:
+        try:
+            clock.schedule(match.pk, match.version, match.next_deadline)
+        except Exception:  # noqa: BLE001 - the sweep re-arms a lost deadline
+            log.exception("could not arm the deadline of match %s v%s", match.pk, match.version)
+    return services.Outcome(match.pk, match.version, events, built)
+
+
+def announce(outcome) -> None:
+    """Tell the listeners about the version ``play`` committed (services.announce)."""
+    services.announce(outcome.frames)
+
+
+def forget() -> None:
+    """Drop every match kept (tests)."""
+    _matches.clear()
