@@ -107,3 +107,19 @@ async def close_all() -> None:
     made = _pools.pop(asyncio.get_running_loop(), None)
     if made is not None:
         await made.close(timeout=1.0)
+
+
+async def fetchone(sql: str, params: list):
+    """The first row of ``sql`` on one of the loop's connections, or None."""
+    made = await pool()
+    async with made.connection() as conn:
+        cursor = await conn.execute(sql, params)
+        return await cursor.fetchone()
+
+
+async def execute(sql: str, params: list) -> int:
+    """Run ``sql`` (autocommit: committed when this returns); its row count."""
+    made = await pool()
+    async with made.connection() as conn:
+        cursor = await conn.execute(sql, params)
+        return cursor.rowcount

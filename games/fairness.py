@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from . import clock, engine, fairdeal, signals
+from . import adb, clock, engine, fairdeal, signals
 from .engine.cards import CARD_INDEX, DECK52
 from .fairdeal import ALGORITHM, FairnessError
 from .frames import dumps
@@ -193,6 +193,22 @@ def _read(match_id: int, number: int) -> DealRecord:
 SWAP_TRIES = 8
 
 
+def _prepare(record: DealRecord, who: _Seat, change) -> dict | None:
+    """The answer applied to ``record`` in memory: what the row must still hold
+    for it to be written (compare and swap), or None: nothing to write."""
+    seat = who.of(record)
+    before = {
+        "phase": record.phase,
+        "commitments": list(record.commitments),
+        "values": list(record.values),
+        "substituted": list(record.substituted),
+    }
+    if not change(record, seat):
+        return None
+    record.updated_at = timezone.now()
+    return before
+
+
 def _answer(match_id: int, number: int, who: _Seat, change) -> DealRecord:
     """Read the record, ``change(record, seat)`` it in memory, write it back
     only if it is still what was read: one statement each, no transaction
@@ -201,23 +217,46 @@ def _answer(match_id: int, number: int, who: _Seat, change) -> DealRecord:
     the answer). Two answers at once: the second finds the row changed and
     runs again on the new one (F-1, F-2: every answer counts once). The
     clock's substitution locks the row: an answer waits for it, then sees it.
-    ``change`` returns False when there is nothing to write (a resent frame)."""
+    ``change`` returns False when there is nothing to write (a resent frame).
+    The table's socket runs the same on its event loop (``answer_on_loop``)."""
     for _ in range(SWAP_TRIES):
         record = _read(match_id, number)
-        seat = who.of(record)
-        before = {
-            "phase": record.phase,
-            "commitments": list(record.commitments),
-            "values": list(record.values),
-            "substituted": list(record.substituted),
-        }
-        if not change(record, seat):
+        before = _prepare(record, who, change)
+        if before is None:
             return record
-        record.updated_at = timezone.now()
         if _swap(record, before):
             _announce(record)
             return record
     raise FairnessError("busy", "The deal is being changed by others; send it again.")
+
+
+async def answer_on_loop(kind: str, match_id: int, number: int, text: str, *, user_id, room_id):
+    """``commit`` (``kind`` "commit") or ``reveal`` ("reveal") of the seat user
+    ``user_id`` holds, on the event loop's own connections (games/adb.py, the
+    socket's path: no thread hop). Returns ``(record, changed)``; the caller
+    announces a change (``announce_now``). Raises FairnessError as they do."""
+    if kind == "commit":
+        fairdeal.check_commitment(text)
+        change = _commit_change(text)
+    else:
+        fairdeal.check_value(text)
+        change = _reveal_change(text)
+    who = _Seat(None, user_id, room_id)
+    for _ in range(SWAP_TRIES):
+        record = await _RECORD_READ.aone([match_id, number])
+        if record is None:
+            raise FairnessError("no_deal_record", "This round has no deal waiting.")
+        before = _prepare(record, who, change)
+        if before is None:
+            return record, False
+        if await adb.execute(_SWAP, _swap_params(record, before)) == 1:
+            return record, True
+    raise FairnessError("busy", "The deal is being changed by others; send it again.")
+
+
+def announce_now(record: DealRecord) -> None:
+    """``signals.fair_changed`` for a change already committed (``answer_on_loop``)."""
+    signals.fair_changed.send_robust(sender=DealRecord, record=record)
 
 
 _SWAP = (
@@ -225,6 +264,21 @@ _SWAP = (
     ' "deadline" = %s, "updated_at" = %s WHERE "id" = %s AND "phase" = %s'
     ' AND "commitments" = %s::jsonb AND "values" = %s::jsonb AND "substituted" = %s::jsonb'
 )
+
+
+def _swap_params(record: DealRecord, before: dict) -> list:
+    return [
+        record.phase,
+        dumps(record.commitments),
+        dumps(record.values),
+        record.deadline,
+        record.updated_at,
+        record.pk,
+        before["phase"],
+        dumps(before["commitments"]),
+        dumps(before["values"]),
+        dumps(before["substituted"]),
+    ]
 
 
 def _swap(record: DealRecord, before: dict) -> bool:
@@ -236,34 +290,11 @@ def _swap(record: DealRecord, before: dict) -> bool:
         rows = DealRecord.objects.filter(pk=record.pk, **before)
         return rows.update(**{name: getattr(record, name) for name in fields}) == 1
     with connection.cursor() as cursor:
-        cursor.execute(
-            _SWAP,
-            [
-                record.phase,
-                dumps(record.commitments),
-                dumps(record.values),
-                record.deadline,
-                record.updated_at,
-                record.pk,
-                before["phase"],
-                dumps(before["commitments"]),
-                dumps(before["values"]),
-                dumps(before["substituted"]),
-            ],
-        )
+        cursor.execute(_SWAP, _swap_params(record, before))
         return cursor.rowcount == 1
 
 
-def commit(match_id: int, number: int, seat, value_commitment, *, user_id=None, room_id=None) -> DealRecord:
-    """F-1: seat ``seat`` (or the seat user ``user_id`` holds in the match of
-    room ``room_id``) sends the SHA-256 of its secret value.
-
-    Refused: a malformed fingerprint, a bot's seat, a seat already replaced,
-    a second different fingerprint, anything after the fingerprints closed.
-    The same fingerprint twice is accepted (a resent frame).
-    """
-    fairdeal.check_commitment(value_commitment)
-
+def _commit_change(value_commitment):
     def change(record: DealRecord, at: int) -> bool:
         current = record.commitments[at - 1]
         if current == value_commitment:
@@ -278,18 +309,10 @@ def commit(match_id: int, number: int, seat, value_commitment, *, user_id=None, 
         _advance_phase(record)
         return True
 
-    return _answer(match_id, number, _Seat(seat, user_id, room_id), change)
+    return change
 
 
-def reveal(match_id: int, number: int, seat, value, *, user_id=None, room_id=None) -> DealRecord:
-    """F-2: seat ``seat`` (or user ``user_id``'s, as in ``commit``) sends its
-    value, once every fingerprint is in.
-
-    Refused: a malformed value, a reveal before all fingerprints are in, a
-    value whose SHA-256 is not the seat's fingerprint, a replaced seat.
-    """
-    fairdeal.check_value(value)
-
+def _reveal_change(value):
     def change(record: DealRecord, at: int) -> bool:
         if record.phase == DealRecord.Phase.COMMIT:
             raise FairnessError("reveal_too_early", "Wait until every seat has sent its fingerprint (F-2).")
@@ -305,7 +328,30 @@ def reveal(match_id: int, number: int, seat, value, *, user_id=None, room_id=Non
         _advance_phase(record)
         return True
 
-    return _answer(match_id, number, _Seat(seat, user_id, room_id), change)
+    return change
+
+
+def commit(match_id: int, number: int, seat, value_commitment, *, user_id=None, room_id=None) -> DealRecord:
+    """F-1: seat ``seat`` (or the seat user ``user_id`` holds in the match of
+    room ``room_id``) sends the SHA-256 of its secret value.
+
+    Refused: a malformed fingerprint, a bot's seat, a seat already replaced,
+    a second different fingerprint, anything after the fingerprints closed.
+    The same fingerprint twice is accepted (a resent frame).
+    """
+    fairdeal.check_commitment(value_commitment)
+    return _answer(match_id, number, _Seat(seat, user_id, room_id), _commit_change(value_commitment))
+
+
+def reveal(match_id: int, number: int, seat, value, *, user_id=None, room_id=None) -> DealRecord:
+    """F-2: seat ``seat`` (or user ``user_id``'s, as in ``commit``) sends its
+    value, once every fingerprint is in.
+
+    Refused: a malformed value, a reveal before all fingerprints are in, a
+    value whose SHA-256 is not the seat's fingerprint, a replaced seat.
+    """
+    fairdeal.check_value(value)
+    return _answer(match_id, number, _Seat(seat, user_id, room_id), _reveal_change(value))
 
 
 def substitute_missing(match_id: int, number: int, *, now=None, force: bool = False) -> DealRecord:

@@ -66,7 +66,6 @@ class _Matches:
 
 _matches = _Matches()
 _reader = RowReader(Match, '"games_match"."id" = %s')
-_fields = [f.attname for f in Match._meta.concrete_fields]
 
 
 def available() -> bool:
@@ -74,20 +73,11 @@ def available() -> bool:
 
 
 async def _read(match_id: int) -> Match | None:
-    pool = await adb.pool()
-    async with pool.connection() as conn:
-        cursor = await conn.execute(_reader.sql(), [match_id])
-        row = await cursor.fetchone()
-    if row is None:
-        return None
-    return Match.from_db("default", _fields, list(row))
+    return await _reader.aone([match_id])
 
 
 async def _write(params: list) -> int:
-    pool = await adb.pool()
-    async with pool.connection() as conn:
-        cursor = await conn.execute(services.PLAIN_WRITE, params)
-        return cursor.rowcount
+    return await adb.execute(services.PLAIN_WRITE, params)
 
 
 async def play(match_id: int, action: dict, *, user_id: int, seat: int | None, version: int):

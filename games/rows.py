@@ -61,6 +61,17 @@ class RowReader:
             for convert in converters:
                 value = convert(value, col, connection)
             values.append(value)
+        return self._instance(values)
+
+    async def aone(self, params: list):
+        """``one`` on the event loop's own connections (games/adb.py), which
+        hand JSON and dates back already converted."""
+        from . import adb
+
+        row = await adb.fetchone(self.sql(), params)
+        return None if row is None else self._instance(list(row))
+
+    def _instance(self, values: list):
         fields = self.model._meta.concrete_fields
         instance = self.model.from_db(connection.alias, [f.attname for f in fields], values[: len(fields)])
         for name, value in zip(self.extra, values[len(fields) :], strict=True):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 import uuid
 
@@ -45,6 +46,8 @@ from .db import db
 from .models import Room, Seat
 
 CLOSE_NO_ROOM = 4404
+
+log = logging.getLogger(__name__)
 
 _room_ids: dict[str, int] = {}
 """Room code -> id, for the rooms this process has had connections to (a
@@ -433,14 +436,42 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._resync()
 
     async def on_fair_commit(self, frame):
-        """F-1: this player's fingerprint for the round's deal (one hop)."""
+        """F-1: this player's fingerprint for the round's deal (on the loop; else one hop)."""
         self._need_user()
-        await self._run(self._fair, fairness.commit, frame.round, frame.commitment)
+        if not await self._fair_on_loop("commit", frame.round, frame.commitment):
+            await self._run(self._fair, fairness.commit, frame.round, frame.commitment)
 
     async def on_fair_reveal(self, frame):
-        """F-2: this player's value; the last one deals at once (one hop)."""
+        """F-2: this player's value; the last one deals at once (on the loop; else one hop)."""
         self._need_user()
-        await self._run(self._fair, fairness.reveal, frame.round, frame.value)
+        if not await self._fair_on_loop("reveal", frame.round, frame.value):
+            await self._run(self._fair, fairness.reveal, frame.round, frame.value)
+
+    async def _fair_on_loop(self, kind: str, number: int, text: str) -> bool:
+        """The answer for the match this connection last saw, on the loop's own
+        connections (games/adb.py); the deal it made ready goes to a thread.
+        False: the thread's path decides (no match known here, the record not
+        found: a new match may have begun, or the database out of the loop's reach)."""
+        if self.match_id is None or not plain.available():
+            return False
+        try:
+            record, changed = await fairness.answer_on_loop(
+                kind, self.match_id, number, text, user_id=self.uid, room_id=self.room_id
+            )
+        except FairnessError as exc:
+            if exc.code in {"no_match", "no_deal_record"}:
+                return False
+            raise PlayError(exc.code, exc.message) from None
+        except Exception:  # noqa: BLE001 - the thread's path decides, on the ORM's connections
+            log.exception("a fair deal answer on the loop failed")
+            return False
+        if changed:
+            with broadcast.collecting() as box:
+                fairness.announce_now(record)
+            await broadcast.send_all(box)
+        if record.phase == DealRecord.Phase.READY:
+            await self._run(play_service.deal_if_ready, self.match_id)
+        return True
 
     def _fair(self, step, number: int, text: str) -> None:
         """``step`` (fairness.commit or reveal) for the seat this user holds in

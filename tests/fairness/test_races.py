@@ -103,3 +103,58 @@ def test_f1_a_user_without_a_seat_or_a_match_over_is_refused(make_user, alice):
         fairness.commit(match.pk, 1, None, c, user_id=users[0].pk, room_id=match.room_id)
     assert caught.value.code == "no_match"
     assert DealRecord.objects.get(match=match, number=1).commitments[0] is None
+
+
+def test_f1_f2_answers_on_the_event_loop_at_once_all_count_and_refusals_keep_their_codes(make_user, settings):
+    """The socket's path (fairness.answer_on_loop, issue 13): four fingerprints,
+    then four values, sent at once on the loop's own connections: each counts
+    once; a second fingerprint
+    of a seat, a value before the fingerprints are in, a wrong value, a user
+    without a seat are refused with the thread path's codes."""
+    import asyncio
+
+    from asgiref.sync import async_to_sync
+
+    settings.FAIR_WAIT_SECONDS = 60
+    settings.TABLE = {**settings.TABLE, "MOVE_CONNECTIONS": 2}
+    users, match = _four_people(make_user)
+    outsider = make_user("outsider")
+
+    async def answer(kind, user, number, text):
+        try:
+            record, changed = await fairness.answer_on_loop(
+                kind, match.pk, number, text, user_id=user.pk, room_id=match.room_id
+            )
+            return "ok", changed
+        except FairnessError as exc:
+            return "refused", exc.code
+
+    async def round_(number, values):
+        fingerprints = [fairdeal.commitment(v) for v in values]
+        early = await answer("reveal", users[0], number, values[0])
+        got = await asyncio.gather(
+            *(answer("commit", u, number, f) for u, f in zip(users, fingerprints, strict=True))
+        )
+        again = await answer("commit", users[1], number, fairdeal.commitment(value_for("other")))
+        resent = await answer("commit", users[2], number, fingerprints[2])
+        wrong = await answer("reveal", users[3], number, value_for("not mine"))
+        stranger = await answer("commit", outsider, number, fingerprints[0])
+        shown = await asyncio.gather(
+            *(answer("reveal", u, number, v) for u, v in zip(users, values, strict=True))
+        )
+        return early, got, again, resent, wrong, stranger, shown
+
+    for number in range(1, 6):
+        fairness.open_round(match, number)
+        values = [value_for(f"{u.username}:{number}:loop") for u in users]
+        early, got, again, resent, wrong, stranger, shown = async_to_sync(round_)(number, values)
+        assert early == ("refused", "reveal_too_early")
+        assert got == [("ok", True)] * 4
+        assert again == ("refused", "commitments_closed")
+        assert resent == ("ok", False)  # a resent frame: nothing to write
+        assert wrong == ("refused", "value_mismatch")
+        assert stranger == ("refused", "not_seated")
+        assert shown == [("ok", True)] * 4
+        record = DealRecord.objects.get(match=match, number=number)
+        assert record.phase == DealRecord.Phase.READY and record.values == values
+        assert record.commitments == [fairdeal.commitment(v) for v in values]
