@@ -162,13 +162,25 @@ class Frames:
 
 
 def build(match, game, events: list, prev: int) -> Frames:
-    """The frames of ``match`` at its current version: ``events`` happened since version ``prev``."""
+    """The frames of ``match`` at its current version: ``events`` happened since version ``prev``.
+
+    The same frames as ``state_frame`` for each viewer class, with what they
+    share made once: the match's fields, the time, and the engine's views
+    together (``Game.views``: the public parts built once; issue 13)."""
     events = list(events or [])
-    users = {}
+    seats = {}
     for p in match.players:
         uid = p.get("user_id")
         if uid is not None:
-            users[uid] = dumps(state_frame(match, game, p["seat"], events, prev=prev))
+            seats[uid] = p["seat"]
+    views = game.views(match.state, [None, *seats.values()])
+    head = {"type": "state", **state_fields(match, game), "prev": prev}
+    tail = {"events": events, "server_time": int(clock.now() * 1000), "full": False}
+
+    def text(seat) -> str:
+        return dumps({**head, "view": views[seat], **tail})
+
+    users = {uid: text(seat) for uid, seat in seats.items()}
     return Frames(
         match_id=match.pk,
         room_id=match.room_id,
@@ -176,7 +188,7 @@ def build(match, game, events: list, prev: int) -> Frames:
         prev=prev,
         status=match.status,
         events=events,
-        public=dumps(state_frame(match, game, None, events, prev=prev)),
+        public=text(None),
         users=users,
         players=sorted(users),
     )

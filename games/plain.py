@@ -21,9 +21,10 @@ refusal its error, exactly as before.
 
 from __future__ import annotations
 
-import copy
 import logging
 from collections import OrderedDict
+
+from django.db.models.base import ModelState
 
 from . import adb, clock, frames, services
 from .models import Match
@@ -68,6 +69,16 @@ _matches = _Matches()
 _reader = RowReader(Match, '"games_match"."id" = %s')
 
 
+def _fork(match: Match) -> Match:
+    """A copy of ``match`` whose fields a move may set without touching the
+    kept one (the values themselves are replaced, never changed in place)."""
+    new = Match.__new__(Match)
+    new.__dict__.update(match.__dict__)
+    new._state = ModelState()
+    new._state.db, new._state.adding = match._state.db, False
+    return new
+
+
 def available() -> bool:
     return services.PLAIN_PATH and adb.available()
 
@@ -97,7 +108,7 @@ async def play(match_id: int, action: dict, *, user_id: int, seat: int | None, v
         if step is None:
             return None
         own, game, state, events = step
-        match = copy.copy(held)
+        match = _fork(held)
         prev = services.plain_next(match, own, game, state)
         built = frames.build(match, game, events, prev)
         written = await _write(services.plain_params(match, prev, own, action, user_id, events))

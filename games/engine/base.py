@@ -60,6 +60,13 @@ class Game:
     def view(self, state, seat=None) -> dict:
         raise NotImplementedError
 
+    def views(self, state, seats) -> dict:
+        """``{seat: view(state, seat)}`` for each of ``seats`` (None: the public
+        view), equal to the views one by one. They may share their public
+        parts with each other (never with ``state``): for serialising them
+        together, as the frames of a version are (games/frames.py)."""
+        return {seat: self.view(state, seat) for seat in seats}
+
     def auto_action(self, state, seat) -> dict:
         raise NotImplementedError
 

@@ -449,6 +449,25 @@ class _Hokm(Game):
         self._view_extra(state, seat, v)
         return v
 
+    def views(self, state, seats) -> dict:
+        """The public view built once, then each seat's own parts (Game.views)."""
+        public = None
+        out = {}
+        for key in seats:
+            seat = key if key in range(1, self.players + 1) else None
+            if public is None:
+                public = self.view(state, None)
+            if seat is None:
+                out[key] = public
+                continue
+            v = dict(public)
+            v["viewer"] = seat
+            v["legal"] = self.legal_actions(state, seat)
+            v["hand"] = sort_hand(state["hands"][seat - 1])
+            self._view_extra(state, seat, v)
+            out[key] = v
+        return out
+
     def _view_extra(self, state, seat, v):
         pass
 

@@ -59,3 +59,58 @@ def test_every_view_and_event_of_random_matches_is_written_alike():
                 view = game.view(state, viewer)
                 assert dumps(view) == reference(view), (name, viewer)
         assert dumps(state) == reference(state), name
+
+
+def test_the_views_made_together_are_the_views_one_by_one():
+    """Game.views (issue 13: the public parts built once) equals view() seat by
+    seat, at every step of random matches of every variant, for the public
+    view, every seat and a seat that does not exist."""
+    for name, rules in VARIANTS:
+        game = engine.get(name)
+        state = game.new_match(rules)
+        seats = [None, *range(1, game.players + 1), game.players + 3]
+        for _, seat, action in random_match(name, rules, seed=2, limit=300):
+            state, _ = game.apply(state, CHANCE if seat == 0 else seat, action)
+            together = game.views(state, seats)
+            assert list(together) == seats
+            for viewer in seats:
+                assert together[viewer] == game.view(state, viewer), (name, viewer)
+
+
+def test_a_versions_frames_are_each_viewers_state_frame(monkeypatch):
+    """frames.build (the views made together, the fields once) writes, for each
+    player and for the public, the very text state_frame gives that viewer."""
+    from types import SimpleNamespace
+
+    from games import clock, frames
+
+    monkeypatch.setattr(clock, "now", lambda: 1_700_000_000.25)
+    for name, rules in VARIANTS:
+        game = engine.get(name)
+        state = game.new_match(rules)
+        players = [
+            {"seat": s, "user_id": 100 + s if s != 2 else None, "username": f"p{s}", "bot": s == 2}
+            for s in range(1, game.players + 1)
+        ]
+        for step, (_, seat, action) in enumerate(random_match(name, rules, seed=3, limit=120)):
+            state, events = game.apply(state, CHANCE if seat == 0 else seat, action)
+            match = SimpleNamespace(
+                pk=7,
+                room_id=3,
+                version=step + 1,
+                status="active",
+                state=state,
+                players=players,
+                deadlines={"1": 1_700_000_030.5},
+                rules={"turn_seconds": 45},
+                result=None,
+                leaver_seat=None,
+                tea={},
+            )
+            built = frames.build(match, game, events, step)
+            assert built.public == dumps(frames.state_frame(match, game, None, events, prev=step)), name
+            for p in players:
+                if p["user_id"] is not None:
+                    one = frames.state_frame(match, game, p["seat"], events, prev=step)
+                    assert built.users[p["user_id"]] == dumps(one), (name, p["seat"])
+            assert sorted(built.users) == built.players
