@@ -39,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import uuid
 
 import hiredis
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
@@ -332,6 +333,20 @@ class LeanLoopLayer(RedisPubSubLoopLayer):
         super().__init__(*args, **kwargs)
         self._shards = [LeanShard(shard.host, self) for shard in self._shards]
 
+    async def new_channel_into(self, queue, prefix: str = "specific.") -> str:
+        """A new channel whose messages (and its groups') go, still serialised,
+        straight into ``queue`` (``put_nowait``), subscribed when this returns."""
+        channel = f"{self.prefix}{prefix}{uuid.uuid4().hex}"
+        self.channels[channel] = queue
+        await self._get_shard(channel).subscribe(channel)
+        return channel
+
+    async def release(self, channel: str) -> None:
+        """The end of a channel made by ``new_channel_into`` (what ``receive``'s
+        cancellation does for channels-redis's own channels)."""
+        if self.channels.pop(channel, None) is not None:
+            await self._get_shard(channel).unsubscribe(channel)
+
     async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
         by_shard: dict[int, tuple[LeanShard, list]] = {}
         serialize = self.channel_layer.serialize
@@ -361,3 +376,11 @@ class BatchedPubSubChannelLayer(RedisPubSubChannelLayer):
         (see the module's docstring)."""
         if messages:
             await self._get_layer().group_send_many(messages)
+
+    async def new_channel_into(self, queue, prefix: str = "specific.") -> str:
+        """A channel delivered into ``queue`` as serialised bytes (rooms.consumers: one
+        queue for the socket's frames and the layer's messages, issue 13)."""
+        return await self._get_layer().new_channel_into(queue, prefix)
+
+    async def release(self, channel: str) -> None:
+        await self._get_layer().release(channel)

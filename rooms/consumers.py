@@ -28,7 +28,9 @@ import time
 import uuid
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import translation
@@ -55,6 +57,12 @@ code never names another room while its room exists; the hello checks it)."""
 ROOM_IDS_KEPT = 10_000
 
 
+async def _pump(receive, inbox: asyncio.Queue) -> None:
+    """The server's frames into ``inbox`` (TableConsumer.__call__)."""
+    while True:
+        inbox.put_nowait(await receive())
+
+
 def _remember_room(code: str, room_id: int) -> None:
     if code not in _room_ids and len(_room_ids) >= ROOM_IDS_KEPT:
         _room_ids.pop(next(iter(_room_ids)))  # the oldest
@@ -70,6 +78,47 @@ class TableConsumer(AsyncWebsocketConsumer):
     last_v: int | None = None
     hide_reactions: bool = False  # R-5 / H4-X5: this viewer hides reactions, throws too
     arrived: bool = False  # the hello found the room (and stored this connection's presence)
+
+    async def __call__(self, scope, receive, send):
+        """Channels' consumer loop, with one queue for everything (issue 13).
+
+        Channels waits on two tasks at once for every message (the socket's
+        next frame and the layer's next message: ``asyncio.wait``, and a new
+        task after each message). Here the layer puts this connection's
+        messages, still serialised, into the same queue the server puts the
+        socket's frames in (``new_channel_into``), and one ``get`` serves
+        both, in the order they came. Where that queue is not an
+        ``asyncio.Queue`` of ours to share (another server), a task moves the
+        frames into a queue of our own; without the lean layer (the embedded
+        default's in-memory one), Channels' own loop runs."""
+        layer = get_channel_layer(self.channel_layer_alias)
+        into = getattr(layer, "new_channel_into", None)
+        if into is None:
+            return await super().__call__(scope, receive, send)
+        self.scope = scope
+        self.channel_layer = layer
+        self.base_send = send
+        shared = getattr(receive, "__self__", None)
+        pump = None
+        if type(shared) is asyncio.Queue and getattr(receive, "__func__", None) is asyncio.Queue.get:
+            inbox = shared
+        else:
+            inbox = asyncio.Queue()
+            pump = asyncio.ensure_future(_pump(receive, inbox))
+        self.channel_name = await into(inbox)
+        deserialize = layer.deserialize
+        try:
+            while True:
+                message = await inbox.get()
+                if type(message) is bytes:
+                    message = deserialize(message)
+                await self.dispatch(message)
+        except StopConsumer:
+            pass
+        finally:
+            if pump is not None:
+                pump.cancel()
+            await layer.release(self.channel_name)
 
     async def dispatch(self, message):
         """Channels' dispatch without its per-message database clean-up hop
