@@ -18,10 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import types
+import weakref
+from datetime import datetime
 
 import orjson
+import psycopg
 from django.conf import settings
 from django.db import connections
+from psycopg import generators, pq
 from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
@@ -117,9 +121,60 @@ async def fetchone(sql: str, params: list):
         return await cursor.fetchone()
 
 
-async def execute(sql: str, params: list) -> int:
-    """Run ``sql`` (autocommit: committed when this returns); its row count."""
+class Statement:
+    """A write of the move path, prepared once on each of the loop's
+    connections and run through libpq directly with its parameters as text
+    (``run``): psycopg's cursor adapts the parameters and drives the query in
+    Python, twice the CPU of the call itself for the plain move's write
+    (measured: 150 against 72 us a call). ``sql`` has ``%s`` placeholders."""
+
+    def __init__(self, name: str, sql: str):
+        self.name = name.encode()
+        parts = sql.split("%s")
+        self.sql = "".join(f"{part}${i}" for i, part in enumerate(parts[:-1], start=1)) + parts[-1]
+        self.text = self.sql.encode()
+
+
+_prepared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # connection -> names prepared on it
+
+
+def _param(value) -> bytes | None:
+    """A parameter in PostgreSQL's text format."""
+    if value is None or type(value) is bytes:
+        return value
+    if isinstance(value, str):  # a TextChoices member too: its value
+        return str.encode(value)
+    if isinstance(value, bool):
+        return b"t" if value else b"f"
+    if isinstance(value, int):
+        return b"%d" % value
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise ValueError("naive datetime")
+        return value.isoformat().encode()
+    return orjson.dumps(value)
+
+
+async def _results(conn) -> pq.PGresult:
+    results = await conn.wait(generators.execute(conn.pgconn))
+    for result in results:
+        if result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
+            raise psycopg.errors.error_from_result(result, encoding=conn.info.encoding)
+    return results[-1]
+
+
+async def run(statement: Statement, params: list) -> int:
+    """Run ``statement`` (autocommit: committed when this returns); its row count."""
     made = await pool()
     async with made.connection() as conn:
-        cursor = await conn.execute(sql, params)
-        return cursor.rowcount
+        pgconn = conn.pgconn
+        names = _prepared.get(conn)
+        if names is None:
+            names = _prepared[conn] = set()
+        if statement.name not in names:
+            pgconn.send_prepare(statement.name, statement.text)
+            await _results(conn)
+            names.add(statement.name)
+        pgconn.send_query_prepared(statement.name, [_param(v) for v in params])
+        result = await _results(conn)
+        return int(result.command_tuples or 0)

@@ -249,7 +249,7 @@ async def answer_on_loop(kind: str, match_id: int, number: int, text: str, *, us
         before = _prepare(record, who, change)
         if before is None:
             return record, False
-        if await adb.execute(_SWAP, _swap_params(record, before)) == 1:
+        if await adb.run(_SWAP_ON_LOOP, _swap_params(record, before)) == 1:
             return record, True
     raise FairnessError("busy", "The deal is being changed by others; send it again.")
 
@@ -264,6 +264,9 @@ _SWAP = (
     ' "deadline" = %s, "updated_at" = %s WHERE "id" = %s AND "phase" = %s'
     ' AND "commitments" = %s::jsonb AND "values" = %s::jsonb AND "substituted" = %s::jsonb'
 )
+
+
+_SWAP_ON_LOOP = adb.Statement("takhteh_fair_swap", _SWAP)
 
 
 def _swap_params(record: DealRecord, before: dict) -> list:

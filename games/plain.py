@@ -87,8 +87,11 @@ async def _read(match_id: int) -> Match | None:
     return await _reader.aone([match_id])
 
 
+_WRITE = adb.Statement("takhteh_plain_move", services.PLAIN_WRITE)
+
+
 async def _write(params: list) -> int:
-    return await adb.execute(services.PLAIN_WRITE, params)
+    return await adb.run(_WRITE, params)
 
 
 async def play(match_id: int, action: dict, *, user_id: int, seat: int | None, version: int):
