@@ -384,7 +384,7 @@ TABLE = {
     # A person's plain move (a card or a call inside a round) runs on the
     # event loop itself, over this many PostgreSQL connections of the loop's
     # own (games/plain.py, games/adb.py); 0: on the threads like the rest.
-    "MOVE_CONNECTIONS": int(env_str("MOVE_CONNECTIONS", "4")),
+    "MOVE_CONNECTIONS": int(env_str("MOVE_CONNECTIONS", "8")),
     "FRAME_BURST": 40,  # frames a connection may send at once ...
     "FRAME_RATE": 8.0,  # ... and per second after that
     # H4-X4: the others' time to say no to a tea, and a multiplier of the

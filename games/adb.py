@@ -4,19 +4,25 @@ The table's sockets run on one event loop per Daphne process. Django's ORM is
 synchronous, so every database call used to hop to a worker thread and back;
 with the threads and the loop sharing one GIL, a saturated process lost a
 sixth of its core to the hand-overs (profiled). The plain path
-(``games.plain``: a person's card or call inside a round, two statements)
-runs on the loop instead, on a small pool of psycopg's asynchronous
-connections per loop (``TABLE["MOVE_CONNECTIONS"]``, psycopg_pool):
-autocommit, UTC, jsonb read by orjson, statements prepared by the server
-after their fifth use (psycopg's default).
+(``games.plain``: a person's card or call inside a round) and the fair
+deal's answers run on the loop instead, on a few psycopg asynchronous
+connections of the loop's own (``TABLE["MOVE_CONNECTIONS"]``): autocommit,
+UTC, jsonb read by orjson; their writes prepared once per connection and run
+through libpq (``Statement``, ``run``).
 
-A pool belongs to its loop: it is opened on first use and closed with the
-loop (tests run a loop per test).
+The pool is ours, a few lines: a connection is taken and given back with no
+timer, no task and no lock (psycopg_pool's checkout, with its timeouts and
+condition, was a quarter of a fair-deal answer's time at saturation,
+profiled); a waiter gets the next connection given back, first come first
+served; a broken connection is dropped when given back and made anew when
+next wanted. A pool belongs to its loop: it is made on first use and closed
+with the loop (tests run a loop per test).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import types
 import weakref
 from datetime import datetime
@@ -27,9 +33,8 @@ from django.conf import settings
 from django.db import connections
 from psycopg import generators, pq
 from psycopg.types.json import set_json_loads
-from psycopg_pool import AsyncConnectionPool
 
-_pools: dict[asyncio.AbstractEventLoop, AsyncConnectionPool] = {}
+_pools: dict[asyncio.AbstractEventLoop, LoopPool] = {}
 
 
 def available() -> bool:
@@ -43,63 +48,126 @@ def _conninfo() -> dict:
     """The default database's connection parameters, as Django's own
     connections get them (the test database's name in tests)."""
     params = connections["default"].get_connection_params()
-    params.pop("cursor_factory", None)
-    params.pop("context", None)
-    params.pop("server_side_binding", None)
-    params.pop("pool", None)
+    for name in ("cursor_factory", "context", "server_side_binding", "pool"):
+        params.pop(name, None)
     if "prepare_threshold" not in connections["default"].settings_dict["OPTIONS"]:
         # Django turns prepared statements off for the poolers' sake unless
-        # OPTIONS says otherwise; these few statements, run for every move,
-        # are prepared after their fifth use (psycopg's default) unless
-        # OPTIONS names a threshold (None: never).
+        # OPTIONS says otherwise; the reads here are prepared after their
+        # fifth use (psycopg's default) unless OPTIONS names a threshold.
         params.pop("prepare_threshold", None)
     return params
 
 
-async def _configure(conn) -> None:
-    set_json_loads(orjson.loads, conn)
-    await conn.set_autocommit(True)
-    await conn.execute("SET TIME ZONE 'UTC'")
+class LoopPool:
+    """Up to ``size`` connections of one event loop (see the module's docstring)."""
+
+    def __init__(self, size: int, params: dict):
+        self.size = size
+        self.params = params
+        self.idle: collections.deque = collections.deque()
+        self.waiters: collections.deque = collections.deque()
+        self.count = 0  # connections open or being opened
+        self.closed = False
+
+    async def _open(self) -> psycopg.AsyncConnection:
+        conn = await psycopg.AsyncConnection.connect(**self.params, autocommit=True)
+        set_json_loads(orjson.loads, conn)
+        await conn.execute("SET TIME ZONE 'UTC'")
+        return conn
+
+    async def get(self) -> psycopg.AsyncConnection:
+        if self.idle:
+            return self.idle.pop()
+        if self.closed:
+            raise psycopg.OperationalError("the loop's connections are closed")
+        if self.count < self.size:
+            self.count += 1
+            try:
+                return await self._open()
+            except BaseException:
+                self.count -= 1
+                self._wake_for_room()
+                raise
+        waiter = asyncio.get_running_loop().create_future()
+        self.waiters.append(waiter)
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.put(waiter.result())  # handed over as this task was cancelled: pass it on
+            raise
+
+    def put(self, conn: psycopg.AsyncConnection) -> None:
+        healthy = (
+            not self.closed
+            and not conn.closed
+            and conn.pgconn.status == pq.ConnStatus.OK
+            and conn.pgconn.transaction_status == pq.TransactionStatus.IDLE
+        )
+        if not healthy:
+            self.count -= 1
+            if not conn.closed:
+                conn.pgconn.finish()
+            self._wake_for_room()
+            return
+        while self.waiters:
+            waiter = self.waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(conn)
+                return
+        self.idle.append(conn)
+
+    def _wake_for_room(self) -> None:
+        """A connection went: the first waiter opens a new one itself."""
+        while self.waiters:
+            waiter = self.waiters.popleft()
+            if not waiter.done():
+                self.count += 1
+                asyncio.ensure_future(self._open_for(waiter))
+                return
+
+    async def _open_for(self, waiter: asyncio.Future) -> None:
+        try:
+            conn = await self._open()
+        except Exception as exc:  # noqa: BLE001 - the waiter gets the failure
+            self.count -= 1
+            if not waiter.done():
+                waiter.set_exception(exc)
+            return
+        if waiter.done():
+            self.put(conn)
+        else:
+            waiter.set_result(conn)
+
+    def close(self) -> None:
+        self.closed = True
+        while self.idle:
+            conn = self.idle.pop()
+            if not conn.closed:
+                conn.pgconn.finish()
+        while self.waiters:
+            waiter = self.waiters.popleft()
+            if not waiter.done():
+                waiter.set_exception(psycopg.OperationalError("the loop's connections are closed"))
 
 
-async def pool() -> AsyncConnectionPool:
-    """This loop's pool, opened (and bound to the loop's close) on first use."""
+async def pool() -> LoopPool:
+    """This loop's pool, made (and bound to the loop's close) on first use."""
     loop = asyncio.get_running_loop()
     found = _pools.get(loop)
-    if found is not None:
-        return found
-    size = int(settings.TABLE["MOVE_CONNECTIONS"])
-    made = AsyncConnectionPool(
-        kwargs=_conninfo(),
-        min_size=size,
-        max_size=size,
-        open=False,
-        configure=_configure,
-        name="moves",
-        timeout=10.0,
-        reconnect_timeout=30.0,
-    )
-    if loop in _pools:  # another task made it while this one was building its own
-        return _pools[loop]
-    _pools[loop] = made
-    _close_with(loop, made)
-    await made.open(wait=False)
-    return made
+    if found is None:
+        found = _pools[loop] = LoopPool(int(settings.TABLE["MOVE_CONNECTIONS"]), _conninfo())
+        _close_with(loop, found)
+    return found
 
 
-def _close_with(loop: asyncio.AbstractEventLoop, made: AsyncConnectionPool) -> None:
+def _close_with(loop: asyncio.AbstractEventLoop, made: LoopPool) -> None:
     original = loop.close
 
     def close(self, *args, **kwargs):
         if _pools.get(loop) is made:
             del _pools[loop]
-            if not loop.is_running():
-                try:
-                    loop.run_until_complete(made.close(timeout=1.0))
-                except BaseException:  # noqa: BLE001 - its tasks were cancelled with the loop's
-                    pass
-                for conn in list(getattr(made, "_pool", ())):  # whatever the close left open
-                    conn.pgconn.finish()
+            made.close()
         self.close = original
         return original(*args, **kwargs)
 
@@ -110,15 +178,18 @@ async def close_all() -> None:
     """Close the running loop's pool (tests; a server's shutdown)."""
     made = _pools.pop(asyncio.get_running_loop(), None)
     if made is not None:
-        await made.close(timeout=1.0)
+        made.close()
 
 
 async def fetchone(sql: str, params: list):
     """The first row of ``sql`` on one of the loop's connections, or None."""
     made = await pool()
-    async with made.connection() as conn:
+    conn = await made.get()
+    try:
         cursor = await conn.execute(sql, params)
         return await cursor.fetchone()
+    finally:
+        made.put(conn)
 
 
 class Statement:
@@ -166,7 +237,8 @@ async def _results(conn) -> pq.PGresult:
 async def run(statement: Statement, params: list) -> int:
     """Run ``statement`` (autocommit: committed when this returns); its row count."""
     made = await pool()
-    async with made.connection() as conn:
+    conn = await made.get()
+    try:
         pgconn = conn.pgconn
         names = _prepared.get(conn)
         if names is None:
@@ -178,3 +250,5 @@ async def run(statement: Statement, params: list) -> int:
         pgconn.send_query_prepared(statement.name, [_param(v) for v in params])
         result = await _results(conn)
         return int(result.command_tuples or 0)
+    finally:
+        made.put(conn)

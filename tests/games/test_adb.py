@@ -5,6 +5,7 @@ went away is replaced and its statement prepared again."""
 
 from __future__ import annotations
 
+import asyncio
 import enum
 from datetime import UTC, datetime
 
@@ -78,16 +79,19 @@ async def test_a_connection_that_went_away_is_replaced_and_prepares_again(table)
     insert = adb.Statement("probe_insert2", f"INSERT INTO {table} (id, name) VALUES (%s, %s)")
     assert await adb.run(insert, [1, "a"]) == 1
     made = await adb.pool()
-    async with made.connection() as conn:
-        pid = conn.info.backend_pid
+    conn = await made.get()
+    pid = conn.info.backend_pid
+    made.put(conn)
     await sync_to_async(_terminate)(pid)
     for n in range(2, 5):
         try:
             assert await adb.run(insert, [n, "b"]) == 1
         except psycopg.OperationalError:
             continue  # the one call on the dead connection fails; the pool replaces it
-    async with made.connection() as conn:
-        assert conn.info.backend_pid != pid
+    conn = await made.get()
+    assert conn.info.backend_pid != pid
+    made.put(conn)
+    assert made.count == 1
     assert len(await sync_to_async(_rows)(table)) >= 3
 
 
@@ -103,3 +107,42 @@ def _rows(table):
 def _terminate(pid):
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+
+async def test_waiters_are_served_in_turn_and_a_cancelled_one_loses_nothing(settings):
+    settings.TABLE = {**settings.TABLE, "MOVE_CONNECTIONS": 1}
+    made = await adb.pool()
+    first = await made.get()
+    order = []
+
+    async def wait(name):
+        conn = await made.get()
+        order.append(name)
+        made.put(conn)
+
+    gone = asyncio.ensure_future(wait("cancelled"))
+    second = asyncio.ensure_future(wait("second"))
+    third = asyncio.ensure_future(wait("third"))
+    await asyncio.sleep(0.01)
+    gone.cancel()
+    made.put(first)
+    await asyncio.gather(second, third)
+    assert order == ["second", "third"]
+    assert made.count == 1 and len(made.idle) == 1 and not made.waiters
+
+
+async def test_a_broken_connection_is_dropped_and_a_waiter_gets_a_new_one(settings):
+    settings.TABLE = {**settings.TABLE, "MOVE_CONNECTIONS": 1}
+    made = await adb.pool()
+    conn = await made.get()
+    pid = conn.info.backend_pid
+    await sync_to_async(_terminate)(pid)
+    with pytest.raises(psycopg.OperationalError):
+        await conn.execute("SELECT 1")
+    waiter = asyncio.ensure_future(made.get())
+    await asyncio.sleep(0.01)
+    made.put(conn)  # broken: dropped, and the waiter's connection is opened for it
+    fresh = await asyncio.wait_for(waiter, 5)
+    assert fresh.info.backend_pid != pid and made.count == 1
+    assert (await (await fresh.execute("SELECT 1")).fetchone()) == (1,)
+    made.put(fresh)
