@@ -172,6 +172,7 @@ class CpuMeter:
         self.procs = procs
         self.database = database
         self.start: dict[str, float] | None = None
+        self.total: dict[str, float] = {}
 
     @classmethod
     def _cpu(cls, pid: int) -> float:
@@ -210,10 +211,19 @@ class CpuMeter:
     def begin(self) -> None:
         self.start = self.sample()
 
+    def end(self) -> None:
+        """Add the CPU time since ``begin`` to this meter's total (a side is
+        driven in several segments, the other side's between them)."""
+        now = self.sample()
+        for key, value in now.items():
+            self.total[key] = self.total.get(key, 0.0) + value - self.start.get(key, value)
+        self.start = None
+
     def report(self, name: str, moves: int) -> dict[str, float]:
-        """CPU milliseconds per move of each kind of process since ``begin``, printed on one line."""
-        end = self.sample()
-        per = {k: (end[k] - self.start.get(k, end[k])) * 1000 / max(1, moves) for k in end}
+        """CPU milliseconds per move of each kind of process over the segments measured, printed on one line."""
+        if self.start is not None:
+            self.end()
+        per = {k: v * 1000 / max(1, moves) for k, v in self.total.items()}
         per["total"] = sum(per.values())
         print(
             f"{name:6} cpu ms per move: " + " ".join(f"{k}={v:.2f}" for k, v in per.items()),
@@ -362,7 +372,8 @@ class Table:
         self.rematched: set = set()
         self.progress = time.monotonic()
         self.started_at: float | None = None  # when every connected seat first had the table
-        self.running = True
+        self.running = False  # driven in segments (Side.drive): paused between them
+        self.paused_at: float | None = None
         self.fair_values: dict = {}  # ((match, round), seat index) -> the value committed to
         self.fair_revealed: set = set()  # ((match, round), seat index) whose value was sent
         self.latest: list = [None] * 4  # per seat: the last state frame
@@ -471,12 +482,35 @@ class Table:
             action = self.rng.choice(legal)
 
             async def act(v=frame["v"]):
-                if self.seen[seat] != v or not self.running:
+                if not self.running:
+                    if self.acting_for == key:
+                        self.acting_for = None  # acted on when the table is driven again (kick)
+                    return
+                if self.seen[seat] != v:
                     return  # the table moved on meanwhile (a clock's move)
                 self.pending[v] = time.perf_counter()
                 await self.send(seat, {"type": "act", "action": action, "v": v})
 
             asyncio.ensure_future(self.think_then(act))
+
+    def pause(self, now: float) -> None:
+        self.running = False
+        self.paused_at = now
+
+    def resume(self, now: float) -> None:
+        """Driven again: the time paused is no stall, and whoever is to act acts."""
+        if self.paused_at is not None:
+            self.progress += now - self.paused_at
+            self.paused_at = None
+        self.running = True
+        self.kick()
+
+    def kick(self) -> None:
+        if self.started_at is None:
+            return
+        for seat, frame in enumerate(self.latest):
+            if frame is not None and not self.rematch_if_finished(seat, frame):
+                self.act_on(seat, frame)
 
     async def send(self, seat: int, frame: dict) -> None:
         ws = self.sockets[seat]
@@ -504,6 +538,7 @@ class BotTable(Table):
             return
         if frame["match"] != self.match:
             self.match, self.last_v, self.acting_for = frame["match"], None, None
+        self.latest[seat] = frame
         if self.last_v is not None and frame["v"] > self.last_v:
             self.versions += frame["v"] - self.last_v
             self.progress = time.monotonic()
@@ -514,6 +549,9 @@ class BotTable(Table):
             return
         if self.rematch_if_finished(seat, frame):
             return
+        self.act_on(seat, frame)
+
+    def act_on(self, seat: int, frame: dict) -> None:
         legal = frame["view"].get("legal") or []
         key = (frame["match"], frame["v"])
         if frame["status"] == "active" and legal and self.acting_for != key:
@@ -543,6 +581,10 @@ class FloorTable(Table):
             self.progress = time.monotonic()
             self.start_next()
 
+    def kick(self) -> None:
+        if not self.pending:  # no move of this table in flight
+            self.start_next()
+
     def start_next(self) -> None:
         if not self.running:
             return
@@ -551,6 +593,8 @@ class FloorTable(Table):
         seq, turn = self.seq, self.turn
 
         async def act():
+            if not self.running:
+                return  # paused during the think time: kicked again with the next segment
             self.pending[seq] = time.perf_counter()
             await self.send(turn, {"seq": seq, "from": turn, "pad": "x" * 64})
 
@@ -595,8 +639,8 @@ async def reader(table, seat, ws, stats):
 
 
 START_LIMIT = 30.0
-"""Seconds after the drive begins within which every table must have started
-(each of its seats has had the table's state): else it counts as stalled."""
+"""Seconds of driving within which every table must have started (each of
+its seats has had the table's state): else it counts as stalled."""
 
 
 async def _beat(table, seat: int, every: float) -> None:
@@ -611,37 +655,67 @@ async def _beat(table, seat: int, every: float) -> None:
         await asyncio.sleep(every)
 
 
-async def drive(tables, stats: Stats, duration: float, stall_after: float, heartbeat: float | None) -> float:
-    """Run the tables for ``duration`` seconds. A table's stall clock starts
-    when it has started (every seat has had its first state: the greeting of
-    800 sockets arriving at once is the start-up, reported on its own); a
-    table that has not started ``START_LIMIT`` seconds in is stalled."""
-    started = time.monotonic()
-    for t in tables:
-        t.progress = started
-    beats = (
-        [asyncio.ensure_future(_beat(t, seat, heartbeat)) for t in tables for seat in range(4)]
-        if heartbeat
-        else []
-    )
-    while time.monotonic() - started < duration:
-        await asyncio.sleep(1.0)
-        now = time.monotonic()
-        for t in tables:
-            if t.index in t.stats.stalled:
-                continue
-            if t.started_at is None:
-                late = now - started > START_LIMIT
-            else:
-                late = now - t.progress > stall_after
-            if late:
-                t.stats.stalled.add(t.index)
-                print(f"stalled: table {t.index} seen={t.seen} last={t.last_seen()}", flush=True)
-    for beat in beats:
-        beat.cancel()
-    for t in tables:
-        t.running = False
-    return time.monotonic() - started
+class Side:
+    """One server under the client: its tables, their stats and the CPU its
+    processes spent, over the segments it was driven. The floor and the site
+    are driven in turns, a segment each (``drive``): the machine's speed
+    drifts by a fifth within minutes here, and two long runs one after the
+    other measured the drift as much as the servers."""
+
+    def __init__(self, name, tables, stats, meter, stall_after, heartbeat=None):
+        self.name = name
+        self.tables = tables
+        self.stats = stats
+        self.meter = meter
+        self.stall_after = stall_after
+        self.heartbeat = heartbeat
+        self.driven = 0.0  # seconds
+
+    async def drive(self, seconds: float) -> None:
+        """Run the tables for ``seconds``, then pause them. A table's stall
+        clock counts only the time it was driven, from its start (every seat
+        has had its first state: the greeting of 800 sockets arriving at once
+        is the start-up, reported on its own); a table that has not started
+        ``START_LIMIT`` seconds of driving in is stalled."""
+        began = time.monotonic()
+        self.meter.begin()
+        for t in self.tables:
+            t.resume(began)
+        beats = (
+            [asyncio.ensure_future(_beat(t, seat, self.heartbeat)) for t in self.tables for seat in range(4)]
+            if self.heartbeat
+            else []
+        )
+        end = began + seconds
+        while (now := time.monotonic()) < end:
+            await asyncio.sleep(min(1.0, end - now))
+            now = time.monotonic()
+            for t in self.tables:
+                if t.index in t.stats.stalled:
+                    continue
+                if t.started_at is None:
+                    late = self.driven + now - began > START_LIMIT
+                else:
+                    late = now - t.progress > self.stall_after
+                if late:
+                    t.stats.stalled.add(t.index)
+                    print(
+                        f"stalled: {self.name} table {t.index} seen={t.seen} last={t.last_seen()}", flush=True
+                    )
+        for beat in beats:
+            beat.cancel()
+        paused = time.monotonic()
+        for t in self.tables:
+            t.pause(paused)
+        self.meter.end()
+        self.driven += paused - began
+
+
+async def drive_in_turns(sides: list[Side], duration: float, segments: int) -> None:
+    """Each side ``duration`` seconds in all, in ``segments`` turns."""
+    for _ in range(segments):
+        for side in sides:
+            await side.drive(duration / segments)
 
 
 async def close_all(tables):
@@ -697,12 +771,18 @@ STEADY_Q = 99
 # --- the runs ------------------------------------------------------------------------------
 
 
-async def run_floor(args, think) -> dict:
-    procs = Procs(Path(args.logs))
-    port = free_port()
-    env = {**os.environ, "REDIS_URL": args.redis_url, "DJANGO_SETTINGS_MODULE": "bench.floor.settings"}
-    try:
-        procs.start(
+class Floor:
+    """The bare Channels app under the client (bench/floor)."""
+
+    def __init__(self, args, think):
+        self.args, self.think = args, think
+        self.procs = Procs(Path(args.logs))
+
+    async def open(self) -> Side:
+        args = self.args
+        port = free_port()
+        env = {**os.environ, "REDIS_URL": args.redis_url, "DJANGO_SETTINGS_MODULE": "bench.floor.settings"}
+        self.procs.start(
             "floor",
             [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "bench.floor.asgi:application"],
             env,
@@ -710,29 +790,38 @@ async def run_floor(args, think) -> dict:
         wait_http(f"http://127.0.0.1:{port}/")
         stats = Stats()
         rng = random.Random(1)
-        tables = [FloorTable(i, stats, think, rng) for i in range(args.tables)]
+        self.tables = [FloorTable(i, stats, self.think, rng) for i in range(args.tables)]
         await connect_all(
-            tables, lambda t, s: f"ws://127.0.0.1:{port}/ws/floor/t{t.index}/", lambda t, s: {}, stats
+            self.tables, lambda t, s: f"ws://127.0.0.1:{port}/ws/floor/t{t.index}/", lambda t, s: {}, stats
         )
-        meter = CpuMeter(procs, None)
-        meter.begin()
-        for t in tables:
-            t.start_next()
-        elapsed = await drive(tables, stats, args.duration, think[1] + 5, None)
-        out = summary("floor", stats, elapsed)
-        out["cpu_ms"] = meter.report("floor", stats.moves)
-        out["rss_mb"] = procs.rss_mb("floor")
-        await close_all(tables)
+        self.side = Side("floor", self.tables, stats, CpuMeter(self.procs, None), self.think[1] + 5)
+        return self.side
+
+    def summary(self) -> dict:
+        side = self.side
+        out = summary("floor", side.stats, side.driven)
+        out["cpu_ms"] = side.meter.report("floor", side.stats.moves)
+        out["rss_mb"] = self.procs.rss_mb("floor")
         return out
-    finally:
-        procs.stop()
+
+    async def close(self) -> None:
+        try:
+            await close_all(getattr(self, "tables", []))
+        finally:
+            self.procs.stop()
 
 
-async def run_site(args, think) -> dict:
-    procs = Procs(Path(args.logs))
-    env = site_env(args)
-    ports = []
-    try:
+class Site:
+    """The site in production mode (or one already running, ``--url``) under the client."""
+
+    def __init__(self, args, think):
+        self.args, self.think = args, think
+        self.procs = Procs(Path(args.logs))
+
+    async def open(self) -> Side:
+        args, procs = self.args, self.procs
+        env = site_env(args)
+        ports = []
         if args.url:
             ports = [int(args.url.rsplit(":", 1)[1].strip("/"))]
         else:
@@ -790,15 +879,15 @@ async def run_site(args, think) -> dict:
             env=env,
             check=True,
         )
-        setup_s = time.perf_counter() - t0
+        self.setup_s = time.perf_counter() - t0
         rooms = json.loads(layout.read_text())
-        rss_idle = procs.rss_mb("daphne")
+        self.rss_idle = procs.rss_mb("daphne")
         stats = Stats()
         stats.log = [] if getattr(args, "dump", "") else None  # bench/bot_lag.py has no --dump
-        bot_stats = Stats()  # the bots' tables: their errors and stalls, never in the moves measured
+        self.bot_stats = Stats()  # the bots' tables: their errors and stalls, never in the moves measured
         rng = random.Random(2)
-        tables = [
-            BotTable(i, bot_stats, (0, 0), rng) if room.get("bots") else Table(i, stats, think, rng)
+        self.tables = [
+            BotTable(i, self.bot_stats, (0, 0), rng) if room.get("bots") else Table(i, stats, self.think, rng)
             for i, room in enumerate(rooms)
         ]
 
@@ -812,23 +901,27 @@ async def run_site(args, think) -> dict:
                 "Origin": f"http://127.0.0.1:{port}",
             }
 
-        connect_began = time.monotonic()
-        connect_s = await connect_all(tables, url, headers, stats)
+        self.connect_began = time.monotonic()
+        self.connect_s = await connect_all(self.tables, url, headers, stats)
         print(
-            f"site: {len(tables)} tables created and started in {setup_s:.1f} s, "
-            f"{4 * len(tables)} sockets connected in {connect_s:.1f} s",
+            f"site: {len(self.tables)} tables created and started in {self.setup_s:.1f} s, "
+            f"{4 * len(self.tables)} sockets connected in {self.connect_s:.1f} s",
             flush=True,
         )
-        rss_conn = procs.rss_mb("daphne")
+        self.rss_conn = procs.rss_mb("daphne")
         meter = CpuMeter(procs, args.database_url.rsplit("/", 1)[1])
-        meter.begin()
-        elapsed = await drive(tables, stats, args.duration, think[1] + ROUND_PAUSE + 5, 10)
-        out = summary("site", stats, elapsed)
-        out["cpu_ms"] = meter.report("site", stats.moves)
+        self.side = Side("site", self.tables, stats, meter, self.think[1] + ROUND_PAUSE + 5, heartbeat=10)
+        return self.side
+
+    def summary(self) -> dict:
+        args, side, tables, procs = self.args, self.side, self.tables, self.procs
+        stats = side.stats
+        out = summary("site", stats, side.driven)
+        out["cpu_ms"] = side.meter.report("site", stats.moves)
         if stats.log is not None:
             Path(args.dump).write_text(json.dumps(stats.log))
         begun = [t.started_at for t in tables if t.started_at is not None]
-        out["start_s"] = max(begun) - connect_began if len(begun) == len(tables) else float("nan")
+        out["start_s"] = max(begun) - self.connect_began if len(begun) == len(tables) else float("nan")
         print(
             f"site: {len(begun)} of {len(tables)} tables started (every seat had the table's state); "
             f"the last {out['start_s']:.1f} s after the first socket began to connect",
@@ -836,28 +929,70 @@ async def run_site(args, think) -> dict:
         )
         bots = [t for t in tables if isinstance(t, BotTable)]
         out["bot_versions"] = sum(t.versions for t in bots)
-        out["bot_errors"] = sum(bot_stats.errors.values())
+        out["bot_errors"] = sum(self.bot_stats.errors.values())
         if bots:
             print(
-                f"bots: {len(bots)} tables made {out['bot_versions']} versions, errors={bot_stats.errors or 0}",
+                f"bots: {len(bots)} tables made {out['bot_versions']} versions, "
+                f"errors={self.bot_stats.errors or 0}",
                 flush=True,
             )
         out.update(
-            setup_s=setup_s,
-            connect_s=connect_s,
-            rss_daphne_mb=rss_conn,
+            setup_s=self.setup_s,
+            connect_s=self.connect_s,
+            rss_daphne_mb=self.rss_conn,
             rss_worker_mb=procs.rss_mb("worker"),
-            rss_per_1000_sockets_mb=(rss_conn - rss_idle) / max(1, 4 * len(tables)) * 1000,
+            rss_per_1000_sockets_mb=(self.rss_conn - self.rss_idle) / max(1, 4 * len(tables)) * 1000,
         )
         print(
-            f"rss: daphne {rss_conn:.0f} MiB ({out['rss_per_1000_sockets_mb']:.0f} MiB per 1,000 sockets), "
+            f"rss: daphne {self.rss_conn:.0f} MiB ({out['rss_per_1000_sockets_mb']:.0f} MiB per 1,000 sockets), "
             f"worker {out['rss_worker_mb']:.0f} MiB",
             flush=True,
         )
-        await close_all(tables)
         return out
+
+    async def close(self) -> None:
+        try:
+            await close_all(getattr(self, "tables", []))
+        finally:
+            self.procs.stop()
+
+
+async def run_site(args, think) -> dict:
+    """The site alone, driven ``args.duration`` seconds at once (bench/bot_lag.py)."""
+    site = Site(args, think)
+    try:
+        side = await site.open()
+        await side.drive(args.duration)
+        return site.summary()
     finally:
-        procs.stop()
+        await site.close()
+
+
+async def run_both(args, think) -> tuple[dict | None, dict]:
+    """The floor (unless ``--no-floor``) and the site, both started and
+    connected, then driven in turns (``Side``): ``--segments`` each."""
+    floor = None if args.no_floor else Floor(args, think)
+    site = Site(args, think)
+    try:
+        sides = []
+        if floor is not None:
+            sides.append(await floor.open())
+        sides.append(await site.open())
+        segments = args.segments or max(1, round(args.duration / SEGMENT_SECONDS))
+        print(
+            f"driving {len(sides)} side(s) in {segments} turns of {args.duration / segments:.1f} s each",
+            flush=True,
+        )
+        await drive_in_turns(sides, args.duration, segments)
+        return (floor.summary() if floor is not None else None), site.summary()
+    finally:
+        if floor is not None:
+            await floor.close()
+        await site.close()
+
+
+SEGMENT_SECONDS = 10.0
+"""The length of a turn when ``--segments`` is not given."""
 
 
 def main() -> None:
@@ -868,6 +1003,12 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--url", default="", help="a running site (production mode) instead of starting one")
     parser.add_argument("--no-floor", action="store_true")
+    parser.add_argument(
+        "--segments",
+        type=int,
+        default=0,
+        help="turns of driving the floor and the site in alternation (default: one per 10 s of --duration)",
+    )
     parser.add_argument(
         "--database-url",
         default=os.environ.get(
@@ -897,9 +1038,8 @@ def main() -> None:
     low, _, high = args.think.partition("-")
     think = (float(low), float(high or low))
     label = f"{args.think if '-' in args.think else f'{args.think}-{args.think}'}s"
-    floor = None if args.no_floor else asyncio.run(run_floor(args, think))
     try:
-        site = asyncio.run(run_site(args, think))
+        floor, site = asyncio.run(run_both(args, think))
     finally:
         if args.drop and not args.url:
             drop_database(args.database_url)
