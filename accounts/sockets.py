@@ -4,8 +4,9 @@ can reach all of them at once: close them on sign-out or deactivation
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+from config import bridge
 
 CLOSE_SIGNED_OUT = 4401
 
@@ -18,4 +19,4 @@ def close_user_sockets(user_id: int, reason: str = "signed_out") -> None:
     """Close every open socket of ``user_id`` (each consumer handles ``user.close``)."""
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(user_group(user_id), {"type": "user.close", "reason": reason})
+        bridge.run(layer.group_send, user_group(user_id), {"type": "user.close", "reason": reason})

@@ -8,9 +8,10 @@ Everything is sent after commit, so nobody hears of a row that rolled back.
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from config import bridge
 
 
 def friends_group(user_id: int) -> str:
@@ -20,7 +21,7 @@ def friends_group(user_id: int) -> str:
 def send_now(user_id: int, message: dict) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(friends_group(user_id), message)
+        bridge.run(layer.group_send, friends_group(user_id), message)
 
 
 def on_commit(user_id: int, message: dict) -> None:

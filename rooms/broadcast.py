@@ -20,10 +20,10 @@ import json
 import threading
 from contextlib import contextmanager
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 
+from config import bridge
 from games import fairness
 from games.frames import Frames, dumps
 from games.models import DealRecord, Match, Round
@@ -129,7 +129,7 @@ def _send(messages: list[tuple[str, dict]]) -> None:
     if box is not None:
         box.extend(messages)
         return
-    async_to_sync(send_all)(messages)
+    bridge.run(send_all, messages)
 
 
 def frame_messages(frames: Frames) -> list[tuple[str, dict]]:
