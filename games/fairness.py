@@ -411,10 +411,16 @@ def chance_action(match: Match, number: int, kind: str, cards) -> dict:
     ``kind`` and ``cards`` are the engine's ``pending_chance(state)``. Raises
     NotReady while values are missing. The ace draw (``draw``) and the deal
     (``deal``) come from separate streams of the same values (F-6).
-    Idempotent: the same round and kind always give the same deck.
+    Idempotent: the same round and kind always give the same deck. The
+    record is made at the match's start or the previous round's end; if it
+    is missing, it is made now (``open_round``).
     """
     with transaction.atomic():
-        record = _locked(match.pk, number)
+        try:
+            record = _locked(match.pk, number)
+        except FairnessError:
+            open_round(match, number)
+            record = _locked(match.pk, number)
         if record.phase not in (DealRecord.Phase.READY, DealRecord.Phase.DEALT):
             raise NotReady(record)
         deck = fairdeal.order(

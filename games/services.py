@@ -95,8 +95,7 @@ def shuffled(match: Match, game) -> dict:
     not over; once it is over, every silent seat gets its substitute first
     (F-4): the game never stalls on a missing value."""
     kind, cards = game.pending_chance(match.state)
-    number = match.rounds.count() + 1  # the deal creates its Round (_record)
-    fairness.open_round(match, number)  # made at the match's start or the previous round's end
+    number = _next_round(match)
     for _ in range(2):  # at most two waits: the fingerprints, then the values
         try:
             return fairness.chance_action(match, number, kind, cards)
@@ -105,6 +104,15 @@ def shuffled(match: Match, game) -> dict:
                 raise
         fairness.substitute_missing(match.pk, number)
     return fairness.chance_action(match, number, kind, cards)
+
+
+def _next_round(match: Match) -> int:
+    """The number of the round the pending deal starts (the deal creates its
+    Round, ``_record``): counted once per action, kept on the match read for it."""
+    number = getattr(match, "next_round", None)
+    if number is None:
+        number = match.next_round = match.rounds.count() + 1
+    return number
 
 
 # --- starting ------------------------------------------------------------------
@@ -380,8 +388,9 @@ def _record(match, game, seat, action, state, events, actor, user) -> list:
         if event.get("type") == "swap_seats":
             _swap_players(match, event["a"], event["b"])
     if action.get("type") == "deal":
-        number = match.rounds.count() + 1
+        number = _next_round(match)
         Round.objects.create(match=match, number=number, first_seq=match.version)
+        match.next_round = number + 1
     current = None
     if game.round_over(state) or not game.to_act(state):
         current = match.rounds.filter(last_seq__isnull=True).order_by("-number").first()
@@ -526,7 +535,7 @@ def read_match(match_id: int) -> Match | None:
     return _MATCH_READ.one([match_id])
 
 
-def expire(match_id: int, version: int) -> Outcome | None:
+def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome | None:
     """The deadline of ``version`` came: play what is due. Idempotent: a stale
     version, a duplicate or a late task does nothing (ARCHITECTURE.md).
 
@@ -534,8 +543,10 @@ def expire(match_id: int, version: int) -> Outcome | None:
     was asked for: the search takes up to a few hundred milliseconds, and
     holding the lock meanwhile would queue every other action of the table
     (and a test's flush) behind it. Under the lock the version is checked
-    again; if the match moved on, the thought is dropped."""
-    thought = _bot_thought(match_id, version)
+    again; if the match moved on, the thought is dropped. ``bot=False``:
+    the caller read that the deadline is no bot's (the ticker), so there is
+    nothing to think about before the lock."""
+    thought = _bot_thought(match_id, version) if bot is not False else None
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status != Match.Status.ACTIVE or match.version != version:
@@ -551,10 +562,8 @@ def expire(match_id: int, version: int) -> Outcome | None:
         seat, actor = due
         game = engine.get(match.game)
         if seat == CHANCE:
-            # F-4/F-5: after the wait a silent seat gets its substitute (flagged), then the deal.
-            number = match.rounds.count() + 1
-            fairness.open_round(match, number)
-            fairness.substitute_missing(match.pk, number)
+            # F-4/F-5: after the wait a silent seat gets its substitute (flagged,
+            # in ``shuffled``), then the deal.
             try:
                 action = shuffled(match, game)
             except fairness.NotReady as exc:

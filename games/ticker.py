@@ -77,7 +77,7 @@ class Ticker:
                 if self.inflight.get(match_id) == version:
                     continue  # already being played
                 self.inflight[match_id] = version
-            (self.bots if bot else self.pool).submit(self._expire, match_id, version)
+            (self.bots if bot else self.pool).submit(self._expire, match_id, version, bot)
             handed += 1
         return handed
 
@@ -91,12 +91,13 @@ class Ticker:
                 self.stopped.wait(1.0)
             self.stopped.wait(self.interval)
 
-    def _expire(self, match_id: int, version: int) -> None:
+    def _expire(self, match_id: int, version: int, bot: bool) -> None:
         from . import services
 
         try:
             close_old_connections()
-            services.expire(match_id, version)
+            # ``bot`` as read with the version: when it is no bot's turn, there is no thought to make first.
+            services.expire(match_id, version, bot=bot)
         except Exception:  # noqa: BLE001
             log.exception("deadline of match %s v%s failed", match_id, version)
         finally:

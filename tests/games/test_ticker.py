@@ -63,8 +63,10 @@ def test_a_crowd_of_bot_turns_does_not_hold_up_a_timeout(monkeypatch):
     the timeout is played at once, on the pool the bots cannot fill."""
     release = threading.Event()
     played: dict[int, float] = {}
+    told: dict[int, bool] = {}
 
-    def expire(match_id, version):
+    def expire(match_id, version, bot=None):
+        told[match_id] = bot  # whether the row said it was a bot's turn (no thought first when not)
         if match_id < 100:  # the bots' tables: a search that lasts until released
             release.wait(10)
         played[match_id] = time.monotonic()
@@ -80,6 +82,7 @@ def test_a_crowd_of_bot_turns_does_not_hold_up_a_timeout(monkeypatch):
         while 100 not in played and time.monotonic() < deadline:
             time.sleep(0.01)
         assert 100 in played and played[100] - started < 1.0
+        assert told[100] is False
         assert not any(i in played for i in range(1, 6))  # the bots are still thinking
         # The bots in flight are not handed out twice (the timeout, done, would be: its row is stale here).
         assert tick.tick() == 1
