@@ -105,7 +105,8 @@ def open_round(match: Match, number: int, *, now=None) -> DealRecord:
         deadline=_deadline(now),
     )
     _advance_phase(record, now)
-    with transaction.atomic():
+    # Within the action's transaction (a round's end) no savepoint of its own: its failure is the action's.
+    with transaction.atomic(savepoint=False):
         record.save()
         _announce(record)
     return record
@@ -467,11 +468,13 @@ def round_ended(round_: Round) -> bool:
     return round_.ended_at is not None or round_.match.status != Match.Status.ACTIVE
 
 
-def _round_moves(round_: Round):
+def _round_events(round_: Round):
+    """The events of the round's moves, in order (only the events: the deal's
+    move carries the whole deck in its action)."""
     moves = Move.objects.filter(match_id=round_.match_id, seq__gte=round_.first_seq)
     if round_.last_seq is not None:
         moves = moves.filter(seq__lte=round_.last_seq)
-    return moves.order_by("seq")
+    return moves.order_by("seq").values_list("events", flat=True)
 
 
 def value_seat(round_: Round, seat: int) -> int:
@@ -509,8 +512,8 @@ def public_record(round_: Round) -> dict | None:
     game = engine.get(match.game)
     layout: dict = {}
     played: list[dict] = []
-    for move in _round_moves(round_):
-        for event in move.events:
+    for events in _round_events(round_):
+        for event in events:
             kind = event.get("type")
             if kind == "dealt":
                 layout = {k: event[k] for k in ("hakem", "first_bidder", "dealer") if k in event}
