@@ -44,20 +44,32 @@ def viewer_seat(match, user_id) -> int | None:
 
 
 def state_frame(
-    match, game, seat: int | None, events=(), full: bool = False, prev: int | None = None
+    match,
+    game,
+    seat: int | None,
+    events=(),
+    full: bool = False,
+    prev: int | None = None,
+    *,
+    view: dict | None = None,
+    fields: dict | None = None,
+    now: float | None = None,
 ) -> dict:
     """One connection's state frame: the engine's view for ``seat`` (None: public).
 
     ``prev`` is the version before the action this frame reports: its events
     cover the versions after ``prev`` up to ``v`` (one action may add several
     versions: a card and the deal that follows it). A client that last saw a
-    version below ``prev`` missed a frame. A full frame has ``prev == v``."""
-    frame = {"type": "state", **state_fields(match, game)}
+    version below ``prev`` missed a frame. A full frame has ``prev == v``.
+    Every state frame is made here; ``view``, ``fields`` and ``now``, when
+    given, are that viewer's view, ``state_fields`` and the time, made once
+    for all the frames of a version (``build``)."""
+    frame = {"type": "state", **(state_fields(match, game) if fields is None else fields)}
     frame.update(
         prev=match.version if prev is None else prev,
-        view=game.view(match.state, seat),
+        view=game.view(match.state, seat) if view is None else view,
         events=list(events),
-        server_time=int(clock.now() * 1000),
+        server_time=int((clock.now() if now is None else now) * 1000),
         full=full,
     )
     if full:
@@ -174,11 +186,12 @@ def build(match, game, events: list, prev: int) -> Frames:
         if uid is not None:
             seats[uid] = p["seat"]
     views = game.views(match.state, [None, *seats.values()])
-    head = {"type": "state", **state_fields(match, game), "prev": prev}
-    tail = {"events": events, "server_time": int(clock.now() * 1000), "full": False}
+    fields, now = state_fields(match, game), clock.now()
 
     def text(seat) -> str:
-        return dumps({**head, "view": views[seat], **tail})
+        return dumps(
+            state_frame(match, game, seat, events, prev=prev, view=views[seat], fields=fields, now=now)
+        )
 
     users = {uid: text(seat) for uid, seat in seats.items()}
     return Frames(
