@@ -32,22 +32,22 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.core.cache import cache
 from django.utils import translation
 
 from accounts.sockets import CLOSE_SIGNED_OUT, user_group
-from games import clock, engine, fairness, frames, plain
+from games import adb, clock, engine, fairness, frames, plain
 from games import services as play_service
 from games.errors import PlayError
 from games.fairdeal import FairnessError
 from games.models import DealRecord, Match
 
-from . import broadcast, presence, protocol
+from . import broadcast, heartbeats, presence, protocol
 from . import services as room_service
 from .db import db
 from .models import Room, Seat
 
 CLOSE_NO_ROOM = 4404
+_VERSION = 'SELECT "version" FROM "games_match" WHERE "id" = %s'
 
 log = logging.getLogger(__name__)
 
@@ -190,6 +190,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self._leave_groups()
         if self.arrived:  # its presence was stored by the hello
+            heartbeats.keeper.forget(self.code, self.conn_id)
             await self._run(self._gone, lane="hello")
 
     async def _leave_groups(self) -> None:
@@ -318,7 +319,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_hello(hello)
 
     def _gone(self) -> None:
-        presence.store().drop(self.code, self.conn_id)
+        heartbeats.keeper.dropped(self.code, self.conn_id)
         room = Room.objects.select_related("creator").filter(pk=self.room_id).first()
         if room is not None:
             broadcast.presence_changed(room, force=True)
@@ -365,25 +366,26 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self._resync()
 
     async def on_ping(self, frame):
-        version = await self._run(self._beat, lane="beat")
-        await self.send_json({"type": "pong", "match": self.match_id, "v": version})
+        """A heartbeat (R-4): presence (kept by rooms.heartbeats, written with the
+        others), and the match's version, so a client that missed a frame
+        finds out (issue 14). Answered on the loop, no thread."""
+        heartbeats.keeper.beat(self.code, self.room_id, self.conn_id, self.who, self.seat_number)
+        await self.send_json({"type": "pong", "match": self.match_id, "v": await self._version_now()})
 
-    def _beat(self) -> int | None:
-        """A heartbeat (R-4): presence, and the match's version, so a client
-        that missed a frame finds out (issue 14). From the database when no
-        frame came for a heartbeat (a lost last frame looks like that); a
-        table in play sends frames, whose ``prev`` already shows a gap."""
-        presence.store().touch(self.code, self.conn_id, self.who, self.seat_number)
-        # Any live tab's heartbeat notices a dead one's expiry (R-7); one
-        # check per room every half heartbeat is enough.
-        if cache.add(f"presence-check:{self.room_id}", 1, timeout=presence.heartbeat_seconds() / 2):
-            room = Room.objects.select_related("creator").filter(pk=self.room_id).first()
-            if room is not None:
-                broadcast.presence_changed(room)
+    async def _version_now(self) -> int | None:
+        """The match's version for a pong: the last frame's when one came within a
+        heartbeat (a table in play sends frames, whose ``prev`` already shows a
+        gap), else the database's (a lost last frame looks like silence)."""
         if self.match_id is None:
             return None
         if time.monotonic() - self.frame_at < presence.heartbeat_seconds() and self.last_v is not None:
             return self.last_v
+        if plain.available():
+            row = await adb.fetchone(_VERSION, [self.match_id])
+            return row[0] if row else None
+        return await self._run(self._version_from_db, lane="beat")
+
+    def _version_from_db(self) -> int | None:
         return Match.objects.filter(pk=self.match_id).values_list("version", flat=True).first()
 
     async def on_sync(self, frame):

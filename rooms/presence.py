@@ -38,6 +38,11 @@ class MemoryPresence:
         with self._lock:
             self._conns.setdefault(room, {})[conn] = (now, who, seat)
 
+    def touch_many(self, beats: list[tuple]) -> None:
+        """``touch(room, conn, who, seat, now)`` for each of ``beats``."""
+        for room, conn, who, seat, now in beats:
+            self.touch(room, conn, who, seat, now)
+
     def drop(self, room: str, conn: str) -> None:
         with self._lock:
             self._conns.get(room, {}).pop(conn, None)
@@ -70,6 +75,21 @@ class RedisPresence:
         pipe.hset(info, conn, f"{who}|{'' if seat is None else seat}")
         pipe.expire(beat, int(ttl() * 4))
         pipe.expire(info, int(ttl() * 4))
+        pipe.execute()
+
+    def touch_many(self, beats):
+        """Every heartbeat of ``beats`` ([(room, conn, who, seat, now)]) in one pipeline (rooms/heartbeats.py)."""
+        if not beats:
+            return
+        pipe = self._redis.pipeline(transaction=False)
+        rooms = {}
+        for room, conn, who, seat, now in beats:
+            beat, info = rooms.setdefault(room, self._keys(room))
+            pipe.zadd(beat, {conn: now})
+            pipe.hset(info, conn, f"{who}|{'' if seat is None else seat}")
+        for beat, info in rooms.values():
+            pipe.expire(beat, int(ttl() * 4))
+            pipe.expire(info, int(ttl() * 4))
         pipe.execute()
 
     def drop(self, room, conn):
@@ -120,6 +140,26 @@ def reset_store() -> None:
         _store = None
 
 
+def state(beat: float, now: float) -> str:
+    """connected: a heartbeat within two heartbeat intervals; connecting: an older one not expired yet."""
+    return CONNECTED if now - beat <= 2 * heartbeat_seconds() + 1 else CONNECTING
+
+
+def fingerprint(room: str, now: float | None = None) -> tuple:
+    """Who is at the table, at which seat, connected or connecting: what a room's
+    presence shows, without the room itself (rooms/heartbeats.py reads the
+    room only when this changed)."""
+    now = time.time() if now is None else now
+    return tuple(
+        sorted(
+            {
+                (who, seat if seat is not None else 0, state(t, now))
+                for t, who, seat in store().entries(room, now)
+            }
+        )
+    )
+
+
 def snapshot(room: str, seated: dict[int, str], now: float | None = None) -> dict:
     """Presence of each seat (``seated``: seat -> who) and the spectator count.
 
@@ -135,12 +175,7 @@ def snapshot(room: str, seated: dict[int, str], now: float | None = None) -> dic
     seats = {}
     for number, who in seated.items():
         t = last_beat.get(who)
-        if t is None:
-            seats[number] = DISCONNECTED
-        elif now - t <= 2 * heartbeat_seconds() + 1:
-            seats[number] = CONNECTED
-        else:
-            seats[number] = CONNECTING
+        seats[number] = DISCONNECTED if t is None else state(t, now)
     players = set(seated.values())
     spectators = {who for _t, who, seat in entries if seat is None and who not in players}
     return {"seats": seats, "spectators": len(spectators)}

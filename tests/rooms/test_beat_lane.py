@@ -1,7 +1,8 @@
-"""Issue 13: heartbeats run on threads of their own (rooms/db.py lanes).
+"""Issue 13: heartbeats and arrivals never queue in front of a move.
 
-Hundreds of tabs beat every ten seconds; a burst of them must queue behind
-other heartbeats, never in front of a player's move on the table's pool."""
+Hundreds of tabs beat every ten seconds: a ping is answered on the loop and
+its presence written with the others (rooms/heartbeats.py), on threads of
+the heartbeats' own (rooms/db.py lanes); arrivals have their own lane too."""
 
 from __future__ import annotations
 
@@ -9,9 +10,13 @@ import asyncio
 import time
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.conf import settings as django_settings
 from django.db import connection
+from django.db.models import F
 
+from games.models import Match
+from rooms import heartbeats
 from rooms.consumers import TableConsumer
 
 from .conftest import pump_all
@@ -52,20 +57,53 @@ async def _move_in_time(conns, behind: str) -> None:
 async def test_a_burst_of_heartbeats_never_queues_in_front_of_a_move(
     connect, alice, bob, charlie, dave, monkeypatch
 ):
+    """30 tabs ping at once while writing heartbeats is slow: every pong comes at
+    once (a ping waits for no thread), and a move is answered in time."""
     room, conns = await _dealt_table(connect, alice, bob, charlie, dave)
     tabs = [await connect(room, None, f"beat{i}") for i in range(30)]
-    real = TableConsumer._beat
+    real = heartbeats.Keeper._write
+    writes = []
 
-    def slow_beat(self):
+    def slow_write(self, touched, rooms):
         time.sleep(SLOW)
-        return real(self)
+        writes.append(len(touched))
+        return real(self, touched, rooms)
 
-    monkeypatch.setattr(TableConsumer, "_beat", slow_beat)
+    monkeypatch.setattr(heartbeats.Keeper, "_write", slow_write)
+    started = time.monotonic()
     for tab in tabs:
         await tab.send({"type": "ping"})
+    for tab in tabs:
+        await tab.wait_for(lambda f: f["type"] == "pong", timeout=5)
+    assert time.monotonic() - started < 1.0, "the pongs waited for the heartbeats' writes"
     await _move_in_time(conns, "heartbeats")
-    for tab in tabs:  # and every heartbeat is still answered
-        await tab.wait_for(lambda f: f["type"] == "pong", timeout=30)
+    deadline = time.monotonic() + 10
+    while sum(writes) < 30 and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert sum(writes) >= 30 and len(writes) < 30  # written together, not one by one
+
+
+async def test_a_pong_says_the_databases_version_after_a_quiet_spell(
+    connect, alice, bob, charlie, dave, settings
+):
+    """A socket that saw no frame for a heartbeat gets the version from the database
+    (read on the loop's own connection): a lost last frame shows as a newer version."""
+    room, conns = await _dealt_table(connect, alice, bob, charlie, dave)
+    settings.TABLE = {**settings.TABLE, "HEARTBEAT_SECONDS": 0.5}
+    conn = conns[0]
+    seen = conn.state["v"]
+    await sync_to_async(_bump)(conn.state["match"])  # a version this socket never heard of
+    await conn.send({"type": "ping"})
+    pong = await conn.wait_for(lambda f: f["type"] == "pong")
+    assert pong["v"] == seen  # a frame came within the heartbeat: its version
+    await asyncio.sleep(0.6)
+    await conn.send({"type": "ping"})
+    pong = await conn.wait_for(lambda f: f["type"] == "pong")
+    assert pong["v"] == seen + 1 and pong["match"] == conn.state["match"]
+
+
+def _bump(match_id):
+    Match.objects.filter(pk=match_id).update(version=F("version") + 1)
 
 
 async def test_a_storm_of_arrivals_never_queues_in_front_of_a_move(
