@@ -53,6 +53,7 @@ class Viewer:
         self.state: dict | None = None
         self.acted: set = set()
         self.act = False
+        self.stop = None  # play()'s condition to stop acting at
         self.task = None
 
     def count(self, **match) -> int:
@@ -89,6 +90,8 @@ class Viewer:
         view = st["view"]
         if not self.act or st["status"] != "active" or view.get("viewer") not in view.get("to_act", []):
             return
+        if self.stop is not None and self.stop(st):
+            return  # play() stops here: the seats act no further, however fast the table plays
         if st["v"] in self.acted:
             return
         action = choose(view)
@@ -173,6 +176,8 @@ async def play(room, viewers, stop=None, timeout=120.0) -> int:
     match_id = creator.state["match"]
     await pages(room, viewers, match_id)
     seats = [v for v in viewers if v.act]
+    for v in seats:
+        v.stop = stop
     midway = False
 
     def over():
