@@ -18,6 +18,7 @@ clock's substitution for the same seat cannot both win.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from datetime import timedelta
 
@@ -231,11 +232,35 @@ def _answer(match_id: int, number: int, who: _Seat, change) -> DealRecord:
     raise FairnessError("busy", "The deal is being changed by others; send it again.")
 
 
+_answering: dict[int, list] = {}
+"""Match id -> [lock, answers waiting]: one answer of a match at a time on this loop."""
+
+
 async def answer_on_loop(kind: str, match_id: int, number: int, text: str, *, user_id, room_id):
     """``commit`` (``kind`` "commit") or ``reveal`` ("reveal") of the seat user
     ``user_id`` holds, on the event loop's own connections (games/adb.py, the
     socket's path: no thread hop). Returns ``(record, changed)``; the caller
-    announces a change (``announce_now``). Raises FairnessError as they do."""
+    announces a change (``announce_now``). Raises FairnessError as they do.
+
+    A table's four fingerprints come at once (each page answers as soon as
+    the round opens): raced, three of four compare-and-swaps found the row
+    changed and went again (measured: 7,303 writes for 2,979 answers at 20
+    saturated tables). The answers of one match on this loop take turns
+    instead; another process's answer still meets the compare and swap."""
+    entry = _answering.get(match_id)
+    if entry is None:
+        entry = _answering[match_id] = [asyncio.Lock(), 0]
+    entry[1] += 1
+    try:
+        async with entry[0]:
+            return await _answer_on_loop(kind, match_id, number, text, user_id=user_id, room_id=room_id)
+    finally:
+        entry[1] -= 1
+        if not entry[1]:
+            _answering.pop(match_id, None)
+
+
+async def _answer_on_loop(kind: str, match_id: int, number: int, text: str, *, user_id, room_id):
     if kind == "commit":
         fairdeal.check_commitment(text)
         change = _commit_change(text)

@@ -158,3 +158,49 @@ def test_f1_f2_answers_on_the_event_loop_at_once_all_count_and_refusals_keep_the
         record = DealRecord.objects.get(match=match, number=number)
         assert record.phase == DealRecord.Phase.READY and record.values == values
         assert record.commitments == [fairdeal.commitment(v) for v in values]
+
+
+def test_f1_a_tables_four_fingerprints_at_once_take_turns_on_the_loop(make_user, settings, monkeypatch):
+    """Issue 13: the four fingerprints of a table come at once; on one loop they
+    take turns, so each compare and swap finds the row as read: four answers,
+    four writes (raced, three of four went again)."""
+    from asgiref.sync import async_to_sync
+
+    from games import adb
+
+    settings.FAIR_WAIT_SECONDS = 60
+    settings.TABLE = {**settings.TABLE, "MOVE_CONNECTIONS": 4}
+    users, match = _four_people(make_user)
+    fairness.open_round(match, 1)
+    writes = []
+    real = adb.run
+
+    async def counted(statement, params):
+        rows = await real(statement, params)
+        writes.append(rows)
+        return rows
+
+    monkeypatch.setattr(adb, "run", counted)
+
+    async def answer_all():
+        import asyncio
+
+        return await asyncio.gather(
+            *(
+                fairness.answer_on_loop(
+                    "commit",
+                    match.pk,
+                    1,
+                    fairdeal.commitment(value_for(f"{u.username}:turns")),
+                    user_id=u.pk,
+                    room_id=match.room_id,
+                )
+                for u in users
+            )
+        )
+
+    got = async_to_sync(answer_all)()
+    assert [changed for _, changed in got] == [True] * 4
+    assert writes == [1, 1, 1, 1]
+    assert not fairness._answering  # nothing left behind
+    assert DealRecord.objects.get(match=match, number=1).phase == DealRecord.Phase.REVEAL
