@@ -385,8 +385,8 @@ TABLE = {
     # event loop itself, over this many PostgreSQL connections of the loop's
     # own (games/plain.py, games/adb.py); 0: on the threads like the rest.
     "MOVE_CONNECTIONS": int(env_str("MOVE_CONNECTIONS", "8")),
-    "FRAME_BURST": 40,  # frames a connection may send at once ...
-    "FRAME_RATE": 8.0,  # ... and per second after that
+    "FRAME_BURST": int(env_str("FRAME_BURST", "40")),  # frames a connection may send at once ...
+    "FRAME_RATE": float(env_str("FRAME_RATE", "8")),  # ... and per second after that
     # H4-X4: the others' time to say no to a tea, and a multiplier of the
     # narrator's reading time (below 1 only to speed up tests and demos).
     "TEA_ASK_SECONDS": float(env_str("TEA_ASK_SECONDS", "10")),
