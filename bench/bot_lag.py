@@ -48,7 +48,7 @@ def main() -> None:
 
     def run(bot_tables: int) -> dict:
         run_args = argparse.Namespace(**vars(args))
-        run_args.url, run_args.processes, run_args.bot_tables = "", 1, bot_tables
+        run_args.url, run_args.processes, run_args.bot_tables, run_args.split = "", 1, bot_tables, False
         print(f"--- {args.tables} tables of accounts, {bot_tables} tables of bots", flush=True)
         return asyncio.run(run_site(run_args, think))
 

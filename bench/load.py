@@ -897,11 +897,17 @@ class Site:
             for i, room in enumerate(rooms)
         ]
 
+        def port_of(t, seat):
+            # A proxy with room affinity (the README's nginx: the table's address hashed)
+            # sends every socket of a table to one process; --split, the worst case, seat
+            # n to process n mod the number of processes.
+            return ports[(seat if args.split else t.index) % len(ports)]
+
         def url(t, seat):
-            return f"ws://127.0.0.1:{ports[seat % len(ports)]}/ws/table/{rooms[t.index]['code']}/"
+            return f"ws://127.0.0.1:{port_of(t, seat)}/ws/table/{rooms[t.index]['code']}/"
 
         def headers(t, seat):
-            port = ports[seat % len(ports)]
+            port = port_of(t, seat)
             return {
                 "Cookie": f"sessionid={rooms[t.index]['sessions'][seat]}",
                 "Origin": f"http://127.0.0.1:{port}",
@@ -1007,6 +1013,11 @@ def main() -> None:
     parser.add_argument("--think", default="2-5", help="seconds, uniform: A-B, or 0 for saturation")
     parser.add_argument("--duration", type=float, default=30)
     parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="with --processes: a table's seats on different processes (else a table's sockets share one)",
+    )
     parser.add_argument("--url", default="", help="a running site (production mode) instead of starting one")
     parser.add_argument("--no-floor", action="store_true")
     parser.add_argument(

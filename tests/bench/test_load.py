@@ -47,6 +47,7 @@ def test_two_processes_play_split_tables_and_the_last_line_keeps_its_form(settin
             "8",
             "--processes",
             "2",
+            "--split",
             "--database-url",
             url,
             "--redis-url",
