@@ -243,7 +243,8 @@ class CpuMeter:
 
 def prepare(tables: int, out: Path, bot_tables: int = 0, bot_level: str = "strong") -> None:
     """(in a subprocess with the site's settings) bulk-create accounts,
-    sessions and rooms, start every match, write the tables to ``out``.
+    sessions and rooms, every seat taken and ready (the creators start the
+    matches over their sockets), write the tables to ``out``.
     ``bot_tables`` more tables seat one account and three bots of ``bot_level``
     (bench/bot_lag.py); they come last, with one session each."""
     import django
@@ -260,7 +261,6 @@ def prepare(tables: int, out: Path, bot_tables: int = 0, bot_level: str = "stron
     from django.utils.crypto import get_random_string
 
     from accounts.models import Profile
-    from rooms import services as room_service
     from rooms.models import Room, Seat
 
     User = get_user_model()
@@ -312,10 +312,6 @@ def prepare(tables: int, out: Path, bot_tables: int = 0, bot_level: str = "stron
             for n in range(2, 5)
         ]
     )
-    for t, room in enumerate(rooms):
-        room_service.start(room, users[4 * t])
-    for room, host in zip(bot_rooms, hosts, strict=True):
-        room_service.start(room, host)
     layout = [{"code": r.code, "sessions": keys[4 * t : 4 * t + 4]} for t, r in enumerate(rooms)]
     layout += [
         {"code": r.code, "sessions": [keys[4 * tables + b]], "bots": True} for b, r in enumerate(bot_rooms)
@@ -380,6 +376,7 @@ class Table:
         self.started_at: float | None = None  # when every connected seat first had the table
         self.running = False  # driven in segments (Side.drive): paused between them
         self.paused_at: float | None = None
+        self.driven = False
         self.fair_values: dict = {}  # ((match, round), seat index) -> the value committed to
         self.fair_revealed: set = set()  # ((match, round), seat index) whose value was sent
         self.latest: list = [None] * 4  # per seat: the last state frame
@@ -508,6 +505,9 @@ class Table:
         if self.paused_at is not None:
             self.progress += now - self.paused_at
             self.paused_at = None
+        elif not self.driven:
+            self.progress = now  # its first turn: the stall clock starts now
+        self.driven = True
         self.running = True
         self.kick()
 
@@ -915,6 +915,11 @@ class Site:
 
         self.connect_began = time.monotonic()
         self.connect_s = await connect_all(self.tables, url, headers, stats)
+        # Every seat is there: each table's creator starts its match, as the page's
+        # button does (a match started before its seats connected would deal its
+        # first round's fair deal to nobody, F-4: substitutes, and late answers).
+        for t in self.tables:
+            await t.send(0, {"type": "start"})
         print(
             f"site: {len(self.tables)} tables created and started in {self.setup_s:.1f} s, "
             f"{4 * len(self.tables)} sockets connected in {self.connect_s:.1f} s",
