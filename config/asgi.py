@@ -13,11 +13,10 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config import memory  # noqa: E402
-from config.websocket import SiteOriginValidator  # noqa: E402
+from config.websocket import LaneAuthMiddlewareStack, SiteOriginValidator  # noqa: E402
 from friends.routing import websocket_urlpatterns as friends_sockets  # noqa: E402
 from games import clock  # noqa: E402
 from rooms.routing import websocket_urlpatterns as table_sockets  # noqa: E402
@@ -27,7 +26,7 @@ websocket_urlpatterns = [*table_sockets, *friends_sockets]
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SiteOriginValidator(LaneAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

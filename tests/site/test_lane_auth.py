@@ -1,0 +1,67 @@
+"""Socket users are read on the arrivals' threads (issue 13).
+
+Channels' AuthMiddleware reads the session and the user on the one thread
+every ``database_sync_to_async`` call of the process shares; with a thousand
+tables opening at once the sockets waited for it one at a time.
+``LaneAuthMiddleware`` reads them on the ``hello`` lane of rooms/db.py.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
+
+from config import websocket
+from config.websocket import LaneAuthMiddlewareStack
+from tests.rooms.conftest import session_key_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _scope(key: str | None) -> dict:
+    headers = [(b"origin", b"http://testserver")]
+    if key is not None:
+        headers.append((b"cookie", f"sessionid={key}".encode()))
+    return {"type": "websocket", "path": "/ws/x/", "headers": headers}
+
+
+async def _resolve(scope: dict):
+    seen = {}
+
+    async def inner(scope, receive, send):
+        seen["user"] = scope["user"]
+        # Touch the lazy object so a resolution failure would surface here.
+        seen["pk"] = scope["user"].pk
+
+    await LaneAuthMiddlewareStack(inner)(scope, None, None)
+    return seen
+
+
+async def test_signed_in_socket_gets_its_user_on_the_hello_lane(monkeypatch):
+    user = await sync_to_async(get_user_model().objects.create_user)("lane", password="pw-lane-123")
+    key = await sync_to_async(session_key_for)(user)
+    threads: list[str] = []
+    real = websocket._get_user
+
+    def spy(scope):
+        threads.append(threading.current_thread().name)
+        return real(scope)
+
+    monkeypatch.setattr(websocket, "_get_user", spy)
+    seen = await _resolve(_scope(key))
+    assert seen["pk"] == user.pk
+    assert threads and all(name.startswith("hello-db") for name in threads), threads
+
+
+async def test_socket_without_a_session_is_anonymous():
+    seen = await _resolve(_scope(None))
+    assert isinstance(seen["user"]._wrapped, AnonymousUser)
+
+
+async def test_forged_session_key_is_anonymous():
+    seen = await _resolve(_scope("not-a-real-session-key-000000000"))
+    assert isinstance(seen["user"]._wrapped, AnonymousUser)
