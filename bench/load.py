@@ -7,9 +7,11 @@
 
 It starts the site in production mode (PostgreSQL, Redis, Daphne and a
 Celery worker with the deadline ticker) on a database of its own, creates
-the tables in bulk (accounts, sessions, rooms, seats; every match started
-through the play service), connects every seat with its own WebSocket
-client over loopback and plays legal moves after a random think time. For
+the tables in bulk (accounts, sessions, rooms, seats), connects every seat
+with its own WebSocket client over loopback (each page beats every 10 s from
+then on), has each table's creator start its match over the socket once its
+four pages are loaded (``--start-rate`` tables a second), answers the fair
+deal as the page does and plays legal moves after a random think time. For
 every move it records the time from sending the action until every seat of
 that table has a frame of the new version. In the same run it starts the
 floor (``bench/floor``: a consumer that broadcasts what it receives to a
@@ -380,6 +382,8 @@ class Table:
         self.fair_values: dict = {}  # ((match, round), seat index) -> the value committed to
         self.fair_revealed: set = set()  # ((match, round), seat index) whose value was sent
         self.latest: list = [None] * 4  # per seat: the last state frame
+        self.greeted: set = set()  # seats that have had their greeting (the room frame)
+        self.on_greeted = None  # called once every seat has had it
 
     async def think_then(self, coro_fn):
         low, high = self.think
@@ -387,11 +391,16 @@ class Table:
             await asyncio.sleep(self.rng.uniform(low, high))
         await coro_fn()
 
-    def state_of(self, text: str) -> dict | None:
+    def state_of(self, text: str, seat: int | None = None) -> dict | None:
         """The state frame in ``text``, or None (an error frame is counted)."""
         frame = orjson.loads(text)
         kind = frame.get("type")
-        if kind == "error":
+        if kind == "room" and seat is not None:
+            self.greeted.add(seat)
+            if self.on_greeted is not None and len(self.greeted) == len(self.connect_seats):
+                callback, self.on_greeted = self.on_greeted, None
+                asyncio.ensure_future(callback(self))
+        elif kind == "error":
             self.stats.error(frame.get("code", "?"))
         elif kind == "fair_state":
             self.fair(frame)
@@ -427,12 +436,14 @@ class Table:
         return True
 
     def frame(self, seat: int, text: str) -> None:
-        frame = self.state_of(text)
+        frame = self.state_of(text, seat)
         if frame is None:
             return
         if frame["match"] != self.match:
             self.match, self.seen, self.pending, self.acting_for = frame["match"], [-1] * 4, {}, None
-        self.seen[seat] = max(self.seen[seat], frame["v"])
+        if frame["v"] < self.seen[seat]:
+            return  # older than what this seat has (a page ignores it too)
+        self.seen[seat] = frame["v"]
         self.latest[seat] = frame
         begins = self.started_at is None and min(self.seen) >= 0
         if begins:
@@ -539,7 +550,7 @@ class BotTable(Table):
         self.last_v = None
 
     def frame(self, seat: int, text: str) -> None:
-        frame = self.state_of(text)
+        frame = self.state_of(text, seat)
         if frame is None:
             return
         if frame["match"] != self.match:
@@ -607,12 +618,15 @@ class FloorTable(Table):
         asyncio.ensure_future(self.think_then(act))
 
 
-async def connect_all(tables, urls_for, headers_for, stats, concurrency=64) -> float:
+async def connect_all(tables, urls_for, headers_for, stats, concurrency=64, on_table=None) -> float:
+    """Every seat's socket, ``concurrency`` handshakes at a time; ``on_table(table)``
+    once each table's seats are all connected."""
     import websockets
 
     gate = asyncio.Semaphore(concurrency)
     started = time.perf_counter()
     ready = []
+    waiting = {id(t): len(t.connect_seats) for t in tables}
 
     async def one(table, seat):
         async with gate:
@@ -630,6 +644,9 @@ async def connect_all(tables, urls_for, headers_for, stats, concurrency=64) -> f
                 return
         table.sockets[seat] = ws
         ready.append(asyncio.ensure_future(reader(table, seat, ws, stats)))
+        waiting[id(table)] -= 1
+        if waiting[id(table)] == 0 and on_table is not None:
+            on_table(table)
 
     await asyncio.gather(*(one(t, s) for t in tables for s in t.connect_seats))
     return time.perf_counter() - started
@@ -644,21 +661,46 @@ async def reader(table, seat, ws, stats):
             stats.error("socket_dropped")
 
 
+START_RATE = 20.0
+"""Tables whose creators press start in one second (``--start-rate``): a burst
+(a real site's matches begin over minutes). Each start opens a fair deal whose
+four fingerprints and four values must come within FAIR_WAIT_SECONDS (4 s,
+F-4); 50 starts a second on one process of this 2-core machine, beside the
+connections' greetings, made them come late (substitutes); 20 did not."""
+
 START_LIMIT = 30.0
 """Seconds of driving within which every table must have started (each of
 its seats has had the table's state): else it counts as stalled."""
 
 
-async def _beat(table, seat: int, every: float) -> None:
-    """A page's heartbeat: a ping every ``every`` seconds, at a phase of its own
-    (pages are opened at different moments: the sockets' pings are spread over
-    the period, not sent in a burst at the same instant)."""
-    await asyncio.sleep(
-        (table.index * 4 + seat) * 0.618034 % 1.0 * every
-    )  # the golden ratio spreads them evenly
-    while True:
-        await table.send(seat, {"type": "ping"})
-        await asyncio.sleep(every)
+class Beats:
+    """Pages' heartbeats: a ping every ``every`` seconds from the moment a table's
+    sockets are open, each at a phase of its own (pages are opened at different
+    moments: the pings are spread over the period, not sent in a burst at the same
+    instant). Started only once the drive began, a socket that connected a minute
+    earlier looked gone (R-7: no heartbeat for twice the period), and its first
+    ping changed its room's presence: every room at once. While another side is
+    driven they pause (``on``), as the tables do."""
+
+    def __init__(self, every: float):
+        self.every = every
+        self.on = True
+        self.tasks: list[asyncio.Future] = []
+
+    def start(self, table) -> None:
+        self.tasks += [asyncio.ensure_future(self._beat(table, seat)) for seat in table.connect_seats]
+
+    async def _beat(self, table, seat: int) -> None:
+        # the golden ratio spreads them evenly
+        await asyncio.sleep((table.index * 4 + seat) * 0.618034 % 1.0 * self.every)
+        while True:
+            if self.on:
+                await table.send(seat, {"type": "ping"})
+            await asyncio.sleep(self.every)
+
+    def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
 
 
 class Side:
@@ -668,13 +710,13 @@ class Side:
     drifts by a fifth within minutes here, and two long runs one after the
     other measured the drift as much as the servers."""
 
-    def __init__(self, name, tables, stats, meter, stall_after, heartbeat=None):
+    def __init__(self, name, tables, stats, meter, stall_after, beats: Beats | None = None):
         self.name = name
         self.tables = tables
         self.stats = stats
         self.meter = meter
         self.stall_after = stall_after
-        self.heartbeat = heartbeat
+        self.beats = beats
         self.driven = 0.0  # seconds
 
     async def drive(self, seconds: float) -> None:
@@ -687,11 +729,8 @@ class Side:
         self.meter.begin()
         for t in self.tables:
             t.resume(began)
-        beats = (
-            [asyncio.ensure_future(_beat(t, seat, self.heartbeat)) for t in self.tables for seat in range(4)]
-            if self.heartbeat
-            else []
-        )
+        if self.beats is not None:
+            self.beats.on = True
         end = began + seconds
         while (now := time.monotonic()) < end:
             await asyncio.sleep(min(1.0, end - now))
@@ -708,8 +747,8 @@ class Side:
                     print(
                         f"stalled: {self.name} table {t.index} seen={t.seen} last={t.last_seen()}", flush=True
                     )
-        for beat in beats:
-            beat.cancel()
+        if self.beats is not None:
+            self.beats.on = False
         paused = time.monotonic()
         for t in self.tables:
             t.pause(paused)
@@ -913,22 +952,40 @@ class Site:
                 "Origin": f"http://127.0.0.1:{port}",
             }
 
+        self.beats = Beats(10.0)
         self.connect_began = time.monotonic()
-        self.connect_s = await connect_all(self.tables, url, headers, stats)
-        # Every seat is there: each table's creator starts its match, as the page's
-        # button does (a match started before its seats connected would deal its
-        # first round's fair deal to nobody, F-4: substitutes, and late answers).
-        for t in self.tables:
-            await t.send(0, {"type": "start"})
+        self.connect_s = await connect_all(self.tables, url, headers, stats, on_table=self.beats.start)
+        await self.start_tables(getattr(args, "start_rate", START_RATE))
         print(
-            f"site: {len(self.tables)} tables created and started in {self.setup_s:.1f} s, "
+            f"site: {len(self.tables)} tables created in {self.setup_s:.1f} s, "
             f"{4 * len(self.tables)} sockets connected in {self.connect_s:.1f} s",
             flush=True,
         )
         self.rss_conn = procs.rss_mb("daphne")
         meter = CpuMeter(procs, args.database_url.rsplit("/", 1)[1])
-        self.side = Side("site", self.tables, stats, meter, self.think[1] + ROUND_PAUSE + 5, heartbeat=10)
+        self.side = Side("site", self.tables, stats, meter, self.think[1] + ROUND_PAUSE + 5, self.beats)
         return self.side
+
+    async def start_tables(self, rate: float) -> None:
+        """Each table's creator starts its match, as the page's button does, once
+        every seat's page has loaded (had its greeting), ``rate`` tables a second
+        in the tables' order. People start when their table is full, not a
+        thousand at one instant; a match started before its seats were there
+        dealt its first round's fair deal to nobody (F-4: substitutes), and one
+        started while its seats' greetings were still being read, amid the
+        others' connections, had its answers come late."""
+
+        async def start(t):
+            await t.send(0, {"type": "start"})
+
+        began = time.monotonic()
+        for i, t in enumerate(self.tables):
+            if len(t.greeted) == len(t.connect_seats):
+                await start(t)
+            else:
+                t.on_greeted = start
+            if rate > 0:
+                await asyncio.sleep(max(0.0, began + (i + 1) / rate - time.monotonic()))
 
     def summary(self) -> dict:
         args, side, tables, procs = self.args, self.side, self.tables, self.procs
@@ -969,6 +1026,8 @@ class Site:
 
     async def close(self) -> None:
         try:
+            if getattr(self, "beats", None) is not None:
+                self.beats.stop()
             await close_all(getattr(self, "tables", []))
         finally:
             self.procs.stop()
@@ -1022,6 +1081,12 @@ def main() -> None:
         "--split",
         action="store_true",
         help="with --processes: a table's seats on different processes (else a table's sockets share one)",
+    )
+    parser.add_argument(
+        "--start-rate",
+        type=float,
+        default=START_RATE,
+        help="tables started a second once every seat is connected (0: all at once)",
     )
     parser.add_argument("--url", default="", help="a running site (production mode) instead of starting one")
     parser.add_argument("--no-floor", action="store_true")

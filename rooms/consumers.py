@@ -307,8 +307,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "room", "room": hello["room"], "you": self._you()})
         state = hello["state"]
         if state is not None:
-            self.match_id, self.last_v, self.frame_at = state["match"], state["v"], time.monotonic()
-            await self.send_json(state)
+            if state["match"] == self.match_id and self.last_v is not None and state["v"] < self.last_v:
+                # A newer version reached this socket while the greeting was read
+                # (the groups are joined first): the snapshot would step it back.
+                state = None
+            else:
+                self.match_id, self.last_v, self.frame_at = state["match"], state["v"], time.monotonic()
+                await self.send_json(state)
         if hello.get("fair") is not None:
             await self.send_json(hello["fair"])
 
@@ -569,8 +574,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.last_v = max(self.last_v or 0, message["v"])
         self.frame_at = time.monotonic()
 
+    def _stale(self, message) -> bool:
+        """A version older than one this connection already sent (a greeting
+        or a resync read after it was published): the page would drop it."""
+        return message["match"] == self.match_id and self.last_v is not None and message["v"] < self.last_v
+
     async def table_frame(self, message):
         """This player's own view of one version."""
+        if self._stale(message):
+            return
         self._saw(message)
         await self.send(text_data=message["text"])
 
@@ -579,6 +591,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.uid is not None and self.uid in message["players"]:
             # A player of a match that just started: his own frames come by his group.
             await self._set_public(False)
+            return
+        if self._stale(message):
             return
         self._saw(message)
         await self.send(text_data=message["text"])

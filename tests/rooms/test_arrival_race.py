@@ -96,3 +96,49 @@ async def test_a_match_begun_while_the_greeting_was_read_is_read_again(
     state = await conn.wait_for(lambda f: f["type"] == "state", timeout=10)
     match = await sync_to_async(Match.objects.get)(room=room)
     assert state["match"] == match.pk
+
+
+class _Socket(TableConsumer):
+    """A consumer with no socket: what it would send is kept."""
+
+    def __init__(self):
+        self.sent: list = []
+        self.uid, self.in_public = 7, False
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        self.sent.append(text_data)
+
+    async def send_json(self, content, close=False):
+        self.sent.append(content)
+
+    def _you(self):
+        return {}
+
+
+def _frame(match: int, v: int) -> dict:
+    return {"type": "table.frame", "match": match, "v": v, "players": [7], "text": f"{match}:{v}"}
+
+
+async def test_a_version_older_than_one_sent_is_not_sent_after_it():
+    """A resync (or a greeting) read after a version was published sends the
+    newer state first; the queued older frames then would step the page back
+    (it drops them, docs/protocol.md; the load client did not, and acted on
+    nothing): the connection does not send them."""
+    sock = _Socket()
+    await sock._send_hello({"room": {}, "state": {"type": "state", "match": 3, "v": 5}})
+    await sock.table_frame(_frame(3, 4))
+    await sock.table_frame(_frame(3, 5))  # an equal version goes out (a full resend after a seat change)
+    await sock.table_frame(_frame(3, 6))
+    await sock.table_frame(_frame(4, 0))  # a new match starts from its own versions
+    assert [s for s in sock.sent if isinstance(s, str)] == ["3:5", "3:6", "4:0"]
+    assert sock.last_v == 0 and sock.match_id == 4
+
+
+async def test_a_greeting_read_before_a_frame_already_sent_is_not_sent():
+    sock = _Socket()
+    await sock.table_frame(_frame(3, 2))
+    await sock._send_hello({"room": {}, "state": {"type": "state", "match": 3, "v": 0}})
+    assert [s for s in sock.sent if isinstance(s, dict) and s.get("type") == "state"] == []
+    assert sock.last_v == 2
+    await sock._send_hello({"room": {}, "state": {"type": "state", "match": 3, "v": 2, "full": True}})
+    assert sock.sent[-1] == {"type": "state", "match": 3, "v": 2, "full": True}
