@@ -352,12 +352,14 @@ class Stats:
         self.moves = 0
         self.errors: dict[str, int] = {}
         self.stalled: set[int] = set()
+        self.error_at: list[float] = []  # perf_counter of each error
         # With ``--dump PATH``: every measured move as [sent (epoch s), latency (s), table,
         # version, the event types of the frame that completed it] (when and where slow moves happen).
         self.log: list | None = None
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
+        self.error_at.append(time.perf_counter())
 
 
 class Table:
@@ -800,10 +802,15 @@ def summary(name: str, stats: Stats, elapsed: float) -> dict:
         steady = [
             v * 1000 for v, t in zip(stats.latencies, stats.sent_at, strict=True) if t - first >= STEADY_AFTER
         ]
-        out.update(steady_p50=percentile(steady, 50), steady_p99=percentile(steady, STEADY_Q))
+        late_errors = sum(1 for t in stats.error_at if t - first >= STEADY_AFTER)
+        out.update(
+            steady_p50=percentile(steady, 50),
+            steady_p99=percentile(steady, STEADY_Q),
+            steady_errors=late_errors,
+        )
         print(
             f"{name:6} after the first {STEADY_AFTER:.0f} s: moves={len(steady)} p50={out['steady_p50']:.1f} "
-            f"p90={percentile(steady, 90):.1f} p99={out['steady_p99']:.1f} ms",
+            f"p90={percentile(steady, 90):.1f} p99={out['steady_p99']:.1f} ms errors={late_errors}",
             flush=True,
         )
     return out

@@ -55,6 +55,9 @@ class MemoryPresence:
                 del conns[key]
             return list(conns.values())
 
+    def entries_many(self, rooms: list[str], now: float | None = None) -> dict[str, list]:
+        return {room: self.entries(room, now) for room in rooms}
+
 
 class RedisPresence:
     """One hash of connection -> "who|seat" and one sorted set of connection -> last beat, per room."""
@@ -99,26 +102,42 @@ class RedisPresence:
         pipe.hdel(info, conn)
         pipe.execute()
 
-    def entries(self, room, now=None):
+    def entries_many(self, rooms, now=None):
+        """``entries`` of each of ``rooms``, read in one round trip (the heartbeats'
+        room checks, rooms/heartbeats.py); the expired ones are dropped in a second."""
         now = time.time() if now is None else now
-        beat, info = self._keys(room)
-        dead = self._redis.zrangebyscore(beat, "-inf", now - ttl())
-        if dead:
-            pipe = self._redis.pipeline()
-            pipe.zrem(beat, *dead)
-            pipe.hdel(info, *dead)
-            pipe.execute()
-        live = self._redis.zrangebyscore(beat, now - ttl(), "+inf", withscores=True)
-        if not live:
-            return []
-        infos = self._redis.hmget(info, [c for c, _ in live])
-        out = []
-        for (_conn, t), raw in zip(live, infos, strict=True):
-            if raw is None:
-                continue
-            who, _, seat = raw.rpartition("|")
-            out.append((t, who, int(seat) if seat else None))
+        if not rooms:
+            return {}
+        pipe = self._redis.pipeline(transaction=False)
+        for room in rooms:
+            beat, info = self._keys(room)
+            pipe.zrangebyscore(beat, now - ttl(), "+inf", withscores=True)
+            pipe.zrangebyscore(beat, "-inf", now - ttl())
+            pipe.hgetall(info)
+        replies = pipe.execute()
+        out, dead_pipe = {}, None
+        for k, room in enumerate(rooms):
+            live, dead, infos = replies[3 * k : 3 * k + 3]
+            if dead:
+                beat, info = self._keys(room)
+                dead_pipe = dead_pipe or self._redis.pipeline(transaction=False)
+                # by score: a connection that beat again meanwhile keeps its beat
+                dead_pipe.zremrangebyscore(beat, "-inf", now - ttl())
+                dead_pipe.hdel(info, *dead)
+            found = []
+            for conn, t in live:
+                raw = infos.get(conn)
+                if raw is not None:
+                    who, _, seat = raw.rpartition("|")
+                    found.append((t, who, int(seat) if seat else None))
+            out[room] = found
+        if dead_pipe is not None:
+            dead_pipe.execute()
         return out
+
+    def entries(self, room, now=None):
+        """The live entries of ``room`` ([(last beat, who, seat)]); the expired go."""
+        return self.entries_many([room], now)[room]
 
 
 _store = None
@@ -150,14 +169,17 @@ def fingerprint(room: str, now: float | None = None) -> tuple:
     presence shows, without the room itself (rooms/heartbeats.py reads the
     room only when this changed)."""
     now = time.time() if now is None else now
-    return tuple(
-        sorted(
-            {
-                (who, seat if seat is not None else 0, state(t, now))
-                for t, who, seat in store().entries(room, now)
-            }
-        )
-    )
+    return _reduced(store().entries(room, now), now)
+
+
+def fingerprints(rooms: list[str], now: float | None = None) -> dict[str, tuple]:
+    """``fingerprint`` of each of ``rooms``, read together (one round trip)."""
+    now = time.time() if now is None else now
+    return {room: _reduced(found, now) for room, found in store().entries_many(rooms, now).items()}
+
+
+def _reduced(entries: list, now: float) -> tuple:
+    return tuple(sorted({(who, seat if seat is not None else 0, state(t, now)) for t, who, seat in entries}))
 
 
 def snapshot(room: str, seated: dict[int, str], now: float | None = None) -> dict:
