@@ -385,7 +385,12 @@ class Table:
         self.fair_revealed: set = set()  # ((match, round), seat index) whose value was sent
         self.latest: list = [None] * 4  # per seat: the last state frame
         self.greeted: set = set()  # seats that have had their greeting (the room frame)
-        self.on_greeted = None  # called once every seat has had it
+        self.all_greeted: asyncio.Event | None = None  # set once every seat has had it
+
+    def greeted_event(self) -> asyncio.Event:
+        if self.all_greeted is None:
+            self.all_greeted = asyncio.Event()
+        return self.all_greeted
 
     async def think_then(self, coro_fn):
         low, high = self.think
@@ -399,9 +404,8 @@ class Table:
         kind = frame.get("type")
         if kind == "room" and seat is not None:
             self.greeted.add(seat)
-            if self.on_greeted is not None and len(self.greeted) == len(self.connect_seats):
-                callback, self.on_greeted = self.on_greeted, None
-                asyncio.ensure_future(callback(self))
+            if len(self.greeted) == len(self.connect_seats):
+                self.greeted_event().set()
         elif kind == "error":
             self.stats.error(frame.get("code", "?"))
         elif kind == "fair_state":
@@ -663,12 +667,13 @@ async def reader(table, seat, ws, stats):
             stats.error("socket_dropped")
 
 
-START_RATE = 20.0
-"""Tables whose creators press start in one second (``--start-rate``): a burst
-(a real site's matches begin over minutes). Each start opens a fair deal whose
-four fingerprints and four values must come within FAIR_WAIT_SECONDS (4 s,
-F-4); 50 starts a second on one process of this 2-core machine, beside the
-connections' greetings, made them come late (substitutes); 20 did not."""
+START_RATE = 15.0
+"""Tables whose creators press start in one second at most (``--start-rate``):
+a burst (a real site's matches begin over minutes). Each start opens a fair
+deal whose four fingerprints and four values must come within
+FAIR_WAIT_SECONDS (4 s, F-4); 20 to 50 starts a second on one process of this
+2-core machine, beside the others' greetings, had many come late (substitutes);
+10 a second had none, and 200 tables took 34 s to connect and start."""
 
 START_LIMIT = 30.0
 """Seconds of driving within which every table must have started (each of
@@ -975,22 +980,17 @@ class Site:
 
     async def start_tables(self, rate: float) -> None:
         """Each table's creator starts its match, as the page's button does, once
-        every seat's page has loaded (had its greeting), ``rate`` tables a second
-        in the tables' order. People start when their table is full, not a
-        thousand at one instant; a match started before its seats were there
-        dealt its first round's fair deal to nobody (F-4: substitutes), and one
-        started while its seats' greetings were still being read, amid the
-        others' connections, had its answers come late."""
-
-        async def start(t):
-            await t.send(0, {"type": "start"})
-
+        every seat's page has loaded (had its greeting), in the tables' order, at
+        most ``rate`` tables a second, once every socket is open (started while the
+        others connected, their fair deals' answers came late: the arrivals' work
+        held the GIL the event loop needed for the answers). People
+        start when their table is full, not a thousand at one instant; a match
+        started before its seats were there dealt its first round's fair deal to
+        nobody (F-4: substitutes)."""
         began = time.monotonic()
         for i, t in enumerate(self.tables):
-            if len(t.greeted) == len(t.connect_seats):
-                await start(t)
-            else:
-                t.on_greeted = start
+            await t.greeted_event().wait()
+            await t.send(0, {"type": "start"})
             if rate > 0:
                 await asyncio.sleep(max(0.0, began + (i + 1) / rate - time.monotonic()))
 
