@@ -307,7 +307,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "room", "room": hello["room"], "you": self._you()})
         state = hello["state"]
         if state is not None:
-            if state["match"] == self.match_id and self.last_v is not None and state["v"] < self.last_v:
+            if self._stale(state):
                 # A newer version reached this socket while the greeting was read
                 # (the groups are joined first): the snapshot would step it back.
                 state = None
