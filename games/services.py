@@ -168,6 +168,31 @@ def deal_if_ready(match_id: int) -> Outcome | None:
         return _accept(match, game, CHANCE, action, state, events, Move.Actor.DEALER, None)
 
 
+PAUSE_MARGIN = 0.5
+"""Seconds before the end of a round's result pause (C-7) after which a
+complete fair record is dealt at once again (``deal_waits_for_pause``)."""
+
+
+def deal_waits_for_pause(record, now: float | None = None) -> bool:
+    """True when the deal of ``record`` (just made ready by the last value,
+    F-2) is certainly still inside the previous round's result pause (C-7):
+    ``deal_if_ready`` would lock the match only to find the pause, and the
+    dealer's deadline deals at its end anyway (``expire``). A record of a
+    later round is opened with the round's last move, in its transaction
+    (``_record``), so its creation time is where the pause began; the first
+    round has no pause. Issue 13: at a thousand tables these calls were half
+    of the table threads' work while rounds ended, each a locked transaction
+    that did nothing, and the moves on the event loop waited for the GIL
+    they held. A wrong answer would cost time, never the deal: at the pause's
+    end the deadline deals with the values (or, missing ones, substitutes them
+    after the wait, F-4)."""
+    if record.number <= 1 or record.created_at is None:
+        return False
+    now = clock.now() if now is None else now
+    pause = float(settings.TABLE["ROUND_PAUSE"])
+    return now < record.created_at.timestamp() + pause - PAUSE_MARGIN
+
+
 # --- the one door for actions ------------------------------------------------------
 
 

@@ -167,7 +167,11 @@ def fair_record_messages(frames: Frames) -> list[tuple[str, dict]]:
     """F-3: the ended round's secrets and values, to each human player of the
     match (his own group), after that version's frames; never to spectators."""
     round_ = (
-        Round.objects.select_related("match").filter(match_id=frames.match_id).order_by("-number").first()
+        Round.objects.select_related("match")
+        .defer("match__state")  # the record needs the match's game, rules and status, not its state
+        .filter(match_id=frames.match_id)
+        .order_by("-number")
+        .first()
     )
     record = fairness.public_record(round_) if round_ is not None else None
     if record is None:

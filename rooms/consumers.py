@@ -525,7 +525,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             with broadcast.collecting() as box:
                 fairness.announce_now(record)
             await broadcast.send_all(box)
-        if record.phase == DealRecord.Phase.READY:
+        if record.phase == DealRecord.Phase.READY and not play_service.deal_waits_for_pause(record):
             await self._run(play_service.deal_if_ready, self.match_id)
         return True
 
@@ -558,7 +558,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             record = step(match_id, number, None, text, user_id=self.uid, room_id=self.room_id)
         except FairnessError as exc:
             raise PlayError(exc.code, exc.message) from None
-        if record.phase == DealRecord.Phase.READY:
+        if record.phase == DealRecord.Phase.READY and not play_service.deal_waits_for_pause(record):
             play_service.deal_if_ready(match_id)
 
     def _room_action(self, action, *args):

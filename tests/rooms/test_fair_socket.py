@@ -320,3 +320,61 @@ async def test_f1_f6_a_whole_match_with_bots_plays_to_its_end_and_every_round_ch
         assert fairdeal.commitment(record["server_secret"]) == record["server_commitment"]
     decks = {tuple(r.deck) for r in records}
     assert len(decks) == len(records)  # no two rounds share a deck
+
+
+async def test_c7_f2_values_in_during_the_result_pause_are_dealt_by_the_deadline_not_by_the_socket(
+    connect, alice, settings, monkeypatch
+):
+    """Issue 13: the last value of round 2 comes inside round 1's result pause
+    (C-7). The socket does not lock the match to find the pause
+    (``deal_waits_for_pause``); the dealer's deadline deals at the pause's
+    end, with every value (F-2), none substituted."""
+    from games import services
+
+    settings.FAIR_WAIT_SECONDS = 30
+    settings.TABLE = {**settings.TABLE, "ROUND_PAUSE": 1.5}
+    calls = []
+    real = services.deal_if_ready
+
+    def spy(match_id):
+        calls.append(match_id)
+        return real(match_id)
+
+    monkeypatch.setattr(services, "deal_if_ready", spy)
+    room, match, (me,) = await start_with_bots(connect, alice)
+    honest = [Honest(me, 1, "alice")]
+    await play_fairly([me], honest, lambda: bool(events_of(me, ROUND_END)))
+    assert calls == [match.pk]  # round 1: no pause, the socket deals at once
+    ended, end_v = len(me.frames), me.state["v"]
+    second = None
+    for _ in range(40):  # alice's fingerprint, then her value, well inside the pause
+        await pump_all([me], 0.02)
+        await honest[0].step()
+        second = await sync_to_async(record_of)(match.pk, 2)
+        if second.phase != DealRecord.Phase.COMMIT and all(second.values):
+            break
+    assert second.phase == DealRecord.Phase.READY, "every value came in during the pause"
+    assert calls == [match.pk], "no locked transaction only to find the pause"
+    assert not [f for f in me.frames[ended:] if f["type"] == "state" and events_of_frame(f, {"dealt"})]
+
+    dealt = await me.wait_for(
+        lambda f: f["type"] == "state" and f["v"] > end_v and bool(events_of_frame(f, {"dealt"})), timeout=10
+    )
+    second = await sync_to_async(record_of)(match.pk, 2)
+    assert second.phase == DealRecord.Phase.DEALT and second.substituted == []
+
+
+def test_c7_deal_waits_for_pause_only_inside_a_later_rounds_pause(settings):
+    from datetime import UTC, datetime
+
+    from games.services import PAUSE_MARGIN, deal_waits_for_pause
+
+    settings.TABLE = {**settings.TABLE, "ROUND_PAUSE": 4.0}
+    opened = datetime(2026, 12, 2, 12, 0, 0, tzinfo=UTC)
+    t = opened.timestamp()
+    later, first = DealRecord(number=2, created_at=opened), DealRecord(number=1, created_at=opened)
+    assert deal_waits_for_pause(later, now=t + 0.1)
+    assert deal_waits_for_pause(later, now=t + 4.0 - PAUSE_MARGIN - 0.01)
+    assert not deal_waits_for_pause(later, now=t + 4.0 - PAUSE_MARGIN)  # near the end: deal at once
+    assert not deal_waits_for_pause(later, now=t + 10)
+    assert not deal_waits_for_pause(first, now=t + 0.1)  # the first round has no pause
