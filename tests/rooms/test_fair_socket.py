@@ -357,7 +357,7 @@ async def test_c7_f2_values_in_during_the_result_pause_are_dealt_by_the_deadline
     assert calls == [match.pk], "no locked transaction only to find the pause"
     assert not [f for f in me.frames[ended:] if f["type"] == "state" and events_of_frame(f, {"dealt"})]
 
-    dealt = await me.wait_for(
+    await me.wait_for(
         lambda f: f["type"] == "state" and f["v"] > end_v and bool(events_of_frame(f, {"dealt"})), timeout=10
     )
     second = await sync_to_async(record_of)(match.pk, 2)
