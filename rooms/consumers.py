@@ -511,7 +511,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.match_id is None or not plain.available():
             return False
         try:
-            record, changed = await fairness.answer_on_loop(
+            record, changed, leads = await fairness.answer_on_loop(
                 kind, self.match_id, number, text, user_id=self.uid, room_id=self.room_id
             )
         except FairnessError as exc:
@@ -521,6 +521,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Exception:  # noqa: BLE001 - the thread's path decides, on the ORM's connections
             log.exception("a fair deal answer on the loop failed")
             return False
+        if not leads:  # written with others' answers of this table: the batch's last one announces and deals
+            return True
         if changed:
             with broadcast.collecting() as box:
                 fairness.announce_now(record)

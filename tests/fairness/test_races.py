@@ -122,19 +122,24 @@ def test_f1_f2_answers_on_the_event_loop_at_once_all_count_and_refusals_keep_the
 
     async def answer(kind, user, number, text):
         try:
-            record, changed = await fairness.answer_on_loop(
+            record, changed, leads = await fairness.answer_on_loop(
                 kind, match.pk, number, text, user_id=user.pk, room_id=match.room_id
             )
+            leaders.append(leads and changed)
             return "ok", changed
         except FairnessError as exc:
             return "refused", exc.code
 
+    leaders = []
+
     async def round_(number, values):
         fingerprints = [fairdeal.commitment(v) for v in values]
         early = await answer("reveal", users[0], number, values[0])
+        leaders.clear()
         got = await asyncio.gather(
             *(answer("commit", u, number, f) for u, f in zip(users, fingerprints, strict=True))
         )
+        assert leaders == [False, False, False, True]  # one batch: its last answer announces
         again = await answer("commit", users[1], number, fairdeal.commitment(value_for("other")))
         resent = await answer("commit", users[2], number, fingerprints[2])
         wrong = await answer("reveal", users[3], number, value_for("not mine"))
@@ -160,10 +165,12 @@ def test_f1_f2_answers_on_the_event_loop_at_once_all_count_and_refusals_keep_the
         assert record.commitments == [fairdeal.commitment(v) for v in values]
 
 
-def test_f1_a_tables_four_fingerprints_at_once_take_turns_on_the_loop(make_user, settings, monkeypatch):
+def test_f1_a_tables_four_fingerprints_at_once_are_written_together_on_the_loop(
+    make_user, settings, monkeypatch
+):
     """Issue 13: the four fingerprints of a table come at once; on one loop they
-    take turns, so each compare and swap finds the row as read: four answers,
-    four writes (raced, three of four went again)."""
+    are written together: one read, one compare and swap, one announcement
+    (raced, three of four went again; taking turns, four writes)."""
     from asgiref.sync import async_to_sync
 
     from games import adb
@@ -200,7 +207,171 @@ def test_f1_a_tables_four_fingerprints_at_once_take_turns_on_the_loop(make_user,
         )
 
     got = async_to_sync(answer_all)()
-    assert [changed for _, changed in got] == [True] * 4
-    assert writes == [1, 1, 1, 1]
+    assert [changed for _, changed, _ in got] == [True] * 4
+    assert [leads for _, _, leads in got] == [False, False, False, True]
+    assert writes == [1]
     assert not fairness._answering  # nothing left behind
     assert DealRecord.objects.get(match=match, number=1).phase == DealRecord.Phase.REVEAL
+
+
+def _loop_answer(match, kind, user, number, text):
+    return fairness.answer_on_loop(kind, match.pk, number, text, user_id=user.pk, room_id=match.room_id)
+
+
+def test_f1_f2_a_batch_on_the_loop_applies_its_answers_in_order_and_refuses_each_alone(
+    make_user, settings, monkeypatch
+):
+    """Issue 13: answers written together behave exactly as if they came one by
+    one (F-1, F-2): a value sent after the table's four fingerprints counts in
+    the same write; a second different fingerprint, a stranger's fingerprint
+    and a value before the fingerprints closed are refused with their own
+    codes and change nothing of the others'."""
+    import asyncio
+
+    from asgiref.sync import async_to_sync
+
+    from games import adb
+
+    settings.FAIR_WAIT_SECONDS = 60
+    settings.TABLE = {**settings.TABLE, "MOVE_CONNECTIONS": 2}
+    users, match = _four_people(make_user)
+    outsider = make_user("outsider")
+    fairness.open_round(match, 1)
+    values = [value_for(f"{u.username}:batch") for u in users]
+    writes = []
+    real = adb.run
+
+    async def counted(statement, params):
+        rows = await real(statement, params)
+        writes.append(rows)
+        return rows
+
+    monkeypatch.setattr(adb, "run", counted)
+
+    async def settle(call):
+        try:
+            _, changed, leads = await call
+            return "ok", changed, leads
+        except FairnessError as exc:
+            return "refused", exc.code
+
+    async def batch():
+        calls = [
+            _loop_answer(match, "reveal", users[1], 1, values[1]),  # before the fingerprints closed
+            *(
+                _loop_answer(match, "commit", u, 1, fairdeal.commitment(v))
+                for u, v in zip(users, values, strict=True)
+            ),
+            _loop_answer(match, "commit", users[2], 1, fairdeal.commitment(value_for("second"))),
+            _loop_answer(match, "commit", outsider, 1, fairdeal.commitment(values[0])),
+            _loop_answer(match, "reveal", users[0], 1, values[0]),
+            _loop_answer(match, "reveal", users[3], 1, value_for("not mine")),
+        ]
+        return await asyncio.gather(*(settle(c) for c in calls))
+
+    got = async_to_sync(batch)()
+    assert got == [
+        ("refused", "reveal_too_early"),
+        ("ok", True, False),
+        ("ok", True, False),
+        ("ok", True, False),
+        ("ok", True, False),
+        ("refused", "commitments_closed"),
+        ("refused", "not_seated"),
+        ("ok", True, True),  # the batch's last written answer announces it
+        ("refused", "value_mismatch"),
+    ]
+    assert writes == [1]
+    record = DealRecord.objects.get(match=match, number=1)
+    assert record.phase == DealRecord.Phase.REVEAL
+    assert record.commitments == [fairdeal.commitment(v) for v in values]
+    assert record.values == [values[0], None, None, None]
+    assert not fairness._answering
+
+
+def test_f1_f4_a_batch_on_the_loop_that_meets_another_write_is_read_and_applied_again(
+    make_user, settings, monkeypatch
+):
+    """Issue 13: the batch's compare and swap finds the row changed (another
+    process's answer came between its read and its write): nothing of it is
+    written over the other; it is read again and applied again, and every
+    answer counts once (F-1)."""
+    import asyncio
+
+    from asgiref.sync import async_to_sync, sync_to_async
+
+    from games import adb
+
+    settings.FAIR_WAIT_SECONDS = 60
+    settings.TABLE = {**settings.TABLE, "MOVE_CONNECTIONS": 2}
+    users, match = _four_people(make_user)
+    fairness.open_round(match, 1)
+    values = [value_for(f"{u.username}:again") for u in users]
+    writes = []
+    real = adb.run
+
+    async def meddling(statement, params):
+        if not writes:  # another process's answer, between the batch's read and its write
+            await sync_to_async(fairness.commit)(match.pk, 1, 4, fairdeal.commitment(values[3]))
+        rows = await real(statement, params)
+        writes.append(rows)
+        return rows
+
+    monkeypatch.setattr(adb, "run", meddling)
+
+    async def batch():
+        return await asyncio.gather(
+            *(
+                _loop_answer(match, "commit", u, 1, fairdeal.commitment(v))
+                for u, v in zip(users[:3], values[:3], strict=True)
+            )
+        )
+
+    got = async_to_sync(batch)()
+    assert writes == [0, 1]
+    assert [changed for _, changed, _ in got] == [True, True, True]
+    assert [leads for _, _, leads in got] == [False, False, True]
+    record = DealRecord.objects.get(match=match, number=1)
+    assert record.commitments == [fairdeal.commitment(v) for v in values]
+    assert record.phase == DealRecord.Phase.REVEAL
+
+
+def test_f1_when_the_answer_writing_a_batch_is_cancelled_the_others_are_told_not_left_waiting(
+    make_user, settings, monkeypatch
+):
+    """Issue 13: the socket whose answer writes a batch closes mid-write (its
+    task cancelled): the answers waiting with it are refused ("busy": send it
+    again) rather than waiting for ever, and the match's queue is gone."""
+    import asyncio
+
+    from asgiref.sync import async_to_sync
+
+    from games import adb
+
+    settings.FAIR_WAIT_SECONDS = 60
+    settings.TABLE = {**settings.TABLE, "MOVE_CONNECTIONS": 2}
+    users, match = _four_people(make_user)
+    fairness.open_round(match, 1)
+    held = asyncio.Event()
+
+    async def hanging(statement, params):
+        held.set()
+        await asyncio.sleep(60)
+
+    monkeypatch.setattr(adb, "run", hanging)
+
+    async def run():
+        tasks = [
+            asyncio.ensure_future(
+                _loop_answer(match, "commit", u, 1, fairdeal.commitment(value_for(u.username)))
+            )
+            for u in users
+        ]
+        await asyncio.wait_for(held.wait(), 10)
+        tasks[0].cancel()
+        done = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
+        return [type(d).__name__ if not isinstance(d, FairnessError) else d.code for d in done]
+
+    assert async_to_sync(run)() == ["CancelledError", "busy", "busy", "busy"]
+    assert not fairness._answering
+    assert DealRecord.objects.get(match=match, number=1).commitments == [None] * 4
