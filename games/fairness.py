@@ -19,6 +19,7 @@ clock's substitution for the same seat cannot both win.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from datetime import timedelta
 
@@ -34,6 +35,7 @@ from .models import DealRecord, Match, Move, Round
 from .rows import RowReader
 
 DEFAULT_WAIT_SECONDS = 4.0
+log = logging.getLogger(__name__)
 
 
 class NotReady(Exception):
@@ -236,9 +238,9 @@ class Answer(tuple):
     """What ``answer_on_loop`` gives each caller: ``(record, changed, leads)``.
 
     ``record`` is the record as written (or as read, when nothing changed);
-    ``changed``: this answer was written; ``leads``: this caller announces
-    the record and deals when it is ready, for every answer written with its
-    own (one broadcast and one deal for a batch, below)."""
+    ``changed``: this answer was written; ``leads``: this caller deals when
+    the record is ready, for every answer written with its own (one deal for
+    a batch, below)."""
 
     __slots__ = ()
 
@@ -251,65 +253,75 @@ class Answer(tuple):
 
 
 class _Waiting:
-    __slots__ = ("number", "who", "change", "future")
+    __slots__ = ("number", "who", "change", "announce", "future")
 
-    def __init__(self, number, who, change, future):
-        self.number, self.who, self.change, self.future = number, who, change, future
+    def __init__(self, number, who, change, announce, future):
+        self.number, self.who, self.change, self.announce, self.future = number, who, change, announce, future
 
 
 _answering: dict[int, list[_Waiting]] = {}
-"""Match id -> the answers of that match waiting on this loop; the first one's
-caller writes them (``answer_on_loop``)."""
+"""Match id -> the answers of that match waiting for its writer on this loop."""
+
+_writers: set[asyncio.Task] = set()
+"""The running writers (a task is kept only weakly by the loop)."""
+
+_BUSY = ("busy", "The deal is being changed by others; send it again.")
 
 
-async def answer_on_loop(kind: str, match_id: int, number: int, text: str, *, user_id, room_id) -> Answer:
+async def answer_on_loop(
+    kind: str, match_id: int, number: int, text: str, *, user_id, room_id, announce=None
+) -> Answer:
     """``commit`` (``kind`` "commit") or ``reveal`` ("reveal") of the seat user
     ``user_id`` holds, on the event loop's own connections (games/adb.py, the
     socket's path: no thread hop). Returns an ``Answer``; the caller whose
-    answer ``leads`` announces the change (``announce_now``) and deals.
-    Raises FairnessError as they do.
+    answer ``leads`` deals when the record is ready. ``await announce(record)``
+    follows each write (the table's broadcast, given by the caller; games
+    knows no socket). Raises FairnessError as they do.
 
     A table's four fingerprints come at once (each page answers as soon as
     the round opens), then its four values; when many tables end a round in
     the same second, hundreds of answers come together (issue 13: measured
     at 1,000 tables, a round's eight answers were complete up to 3 s after
     its end when each took its own read, write and broadcast). So the answers
-    of one match on this loop are written together: the first caller reads
-    the record once, applies every answer waiting in the order they came
-    (each refused alone with the thread path's code, exactly as if they had
-    come one by one), writes the result in one compare and swap, and one
-    broadcast follows. Answers arriving meanwhile wait for the next batch.
-    Another process's answer or the clock's substitution still meets the
-    compare and swap: then the batch is read and applied again."""
+    of one match on this loop are written together by one writer task: it
+    reads the record once, applies every answer waiting in the order they
+    came (each refused alone with the thread path's code, exactly as if they
+    had come one by one), writes the result in one compare and swap and
+    announces it once, in order; answers arriving meanwhile wait for its next
+    batch. The writer is no socket's: a socket closing mid-write loses
+    neither the others' answers nor the announcement. Another process's
+    answer or the clock's substitution still meets the compare and swap:
+    then the batch is read and applied again."""
     if kind == "commit":
         fairdeal.check_commitment(text)
         change = _commit_change(text)
     else:
         fairdeal.check_value(text)
         change = _reveal_change(text)
-    waiting = _Waiting(
-        number, _Seat(None, user_id, room_id), change, asyncio.get_running_loop().create_future()
-    )
+    loop = asyncio.get_running_loop()
+    waiting = _Waiting(number, _Seat(None, user_id, room_id), change, announce, loop.create_future())
     queue = _answering.get(match_id)
-    if queue is not None:  # a batch is being written: join the next one
-        queue.append(waiting)
-        return await waiting.future
-    queue = _answering[match_id] = [waiting]
+    if queue is None:
+        queue = _answering[match_id] = []
+        writer = loop.create_task(_write_all(match_id, queue))
+        _writers.add(writer)
+        writer.add_done_callback(_writers.discard)
+    queue.append(waiting)  # the writer starts on the loop's next turn: answers read meanwhile join it
+    return await waiting.future
+
+
+async def _write_all(match_id: int, queue: list[_Waiting]) -> None:
     batch: list[_Waiting] = []
     try:
-        await asyncio.sleep(0)  # the answers already read off the sockets join this batch
         while queue:
             batch = queue[:]
             del queue[:]
             await _write_batch(match_id, batch)
     finally:
         _answering.pop(match_id, None)
-        for left in batch + queue:  # only when this task itself was cancelled mid-batch
+        for left in batch + queue:  # only when the writer itself was cancelled (the loop closing)
             if not left.future.done():
-                left.future.set_exception(
-                    FairnessError("busy", "The deal is being changed by others; send it again.")
-                )
-    return waiting.future.result()
+                left.future.set_exception(FairnessError(*_BUSY))
 
 
 async def _write_batch(match_id: int, batch: list[_Waiting]) -> None:
@@ -325,6 +337,13 @@ async def _write_batch(match_id: int, batch: list[_Waiting]) -> None:
                 if not waiting.future.done():
                     waiting.future.set_exception(exc)
             continue
+        written = [r for r in results if isinstance(r, Answer) and r.changed]
+        announce = next((w.announce for w in answers if w.announce is not None), None)
+        if written and announce is not None:
+            try:
+                await announce(written[-1].record)  # before the callers go on: the deal's frames follow it
+            except Exception:  # noqa: BLE001 - the answers are written; the next state frame tells
+                log.exception("announcing a fair deal's answers failed")
         for waiting, result in zip(answers, results, strict=True):
             if waiting.future.done():  # its caller went away (the socket closed)
                 continue
@@ -358,7 +377,7 @@ async def _apply_on_loop(match_id: int, number: int, answers: list[_Waiting]) ->
                 o if isinstance(o, FairnessError) else Answer(record, o, i == last or not o)
                 for i, o in enumerate(outcomes)
             ]
-    raise FairnessError("busy", "The deal is being changed by others; send it again.")
+    raise FairnessError(*_BUSY)
 
 
 def announce_now(record: DealRecord) -> None:

@@ -69,6 +69,13 @@ def _remember_room(code: str, room_id: int) -> None:
     _room_ids[code] = room_id
 
 
+async def _announce_fair(record) -> None:
+    """A fair deal's record just written on the loop, to its table (fairness.answer_on_loop)."""
+    with broadcast.collecting() as box:
+        fairness.announce_now(record)
+    await broadcast.send_all(box)
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
     match_id: int | None = None
@@ -511,8 +518,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.match_id is None or not plain.available():
             return False
         try:
-            record, changed, leads = await fairness.answer_on_loop(
-                kind, self.match_id, number, text, user_id=self.uid, room_id=self.room_id
+            record, _, leads = await fairness.answer_on_loop(
+                kind,
+                self.match_id,
+                number,
+                text,
+                user_id=self.uid,
+                room_id=self.room_id,
+                announce=_announce_fair,
             )
         except FairnessError as exc:
             if exc.code in {"no_match", "no_deal_record"}:
@@ -521,12 +534,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Exception:  # noqa: BLE001 - the thread's path decides, on the ORM's connections
             log.exception("a fair deal answer on the loop failed")
             return False
-        if not leads:  # written with others' answers of this table: the batch's last one announces and deals
+        if not leads:  # written with others' answers of this table: the batch's last one deals
             return True
-        if changed:
-            with broadcast.collecting() as box:
-                fairness.announce_now(record)
-            await broadcast.send_all(box)
         if record.phase == DealRecord.Phase.READY and not play_service.deal_waits_for_pause(record):
             await self._run(play_service.deal_if_ready, self.match_id)
         return True

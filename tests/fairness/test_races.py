@@ -123,7 +123,7 @@ def test_f1_f2_answers_on_the_event_loop_at_once_all_count_and_refusals_keep_the
     async def answer(kind, user, number, text):
         try:
             record, changed, leads = await fairness.answer_on_loop(
-                kind, match.pk, number, text, user_id=user.pk, room_id=match.room_id
+                kind, match.pk, number, text, user_id=user.pk, room_id=match.room_id, announce=announce
             )
             leaders.append(leads and changed)
             return "ok", changed
@@ -131,6 +131,10 @@ def test_f1_f2_answers_on_the_event_loop_at_once_all_count_and_refusals_keep_the
             return "refused", exc.code
 
     leaders = []
+    told = []
+
+    async def announce(record):
+        told.append((record.phase, list(record.commitments), list(record.values)))
 
     async def round_(number, values):
         fingerprints = [fairdeal.commitment(v) for v in values]
@@ -150,6 +154,7 @@ def test_f1_f2_answers_on_the_event_loop_at_once_all_count_and_refusals_keep_the
         return early, got, again, resent, wrong, stranger, shown
 
     for number in range(1, 6):
+        told.clear()
         fairness.open_round(match, number)
         values = [value_for(f"{u.username}:{number}:loop") for u in users]
         early, got, again, resent, wrong, stranger, shown = async_to_sync(round_)(number, values)
@@ -160,6 +165,11 @@ def test_f1_f2_answers_on_the_event_loop_at_once_all_count_and_refusals_keep_the
         assert wrong == ("refused", "value_mismatch")
         assert stranger == ("refused", "not_seated")
         assert shown == [("ok", True)] * 4
+        fingerprints = [fairdeal.commitment(v) for v in values]
+        assert told == [  # once a batch, in order: the four fingerprints, then the four values
+            (DealRecord.Phase.REVEAL, fingerprints, [None] * 4),
+            (DealRecord.Phase.READY, fingerprints, values),
+        ]
         record = DealRecord.objects.get(match=match, number=number)
         assert record.phase == DealRecord.Phase.READY and record.values == values
         assert record.commitments == [fairdeal.commitment(v) for v in values]
@@ -336,12 +346,11 @@ def test_f1_f4_a_batch_on_the_loop_that_meets_another_write_is_read_and_applied_
     assert record.phase == DealRecord.Phase.REVEAL
 
 
-def test_f1_when_the_answer_writing_a_batch_is_cancelled_the_others_are_told_not_left_waiting(
-    make_user, settings, monkeypatch
-):
-    """Issue 13: the socket whose answer writes a batch closes mid-write (its
-    task cancelled): the answers waiting with it are refused ("busy": send it
-    again) rather than waiting for ever, and the match's queue is gone."""
+def test_f1_a_socket_closing_while_its_answer_is_written_loses_nobody_elses(make_user, settings, monkeypatch):
+    """Issue 13: the answers of a table are written together by a writer that is
+    no socket's: the first socket to answer closes mid-write (its task
+    cancelled); the others' answers and its own are written, the table is
+    told once, and the match's queue is gone."""
     import asyncio
 
     from asgiref.sync import async_to_sync
@@ -353,25 +362,37 @@ def test_f1_when_the_answer_writing_a_batch_is_cancelled_the_others_are_told_not
     users, match = _four_people(make_user)
     fairness.open_round(match, 1)
     held = asyncio.Event()
+    real = adb.run
+    told = []
 
-    async def hanging(statement, params):
+    async def slow(statement, params):
         held.set()
-        await asyncio.sleep(60)
+        await asyncio.sleep(0.3)
+        return await real(statement, params)
 
-    monkeypatch.setattr(adb, "run", hanging)
+    async def announce(record):
+        told.append((record.phase, sum(c is not None for c in record.commitments)))
+
+    monkeypatch.setattr(adb, "run", slow)
+    fingerprints = [fairdeal.commitment(value_for(u.username)) for u in users]
 
     async def run():
         tasks = [
             asyncio.ensure_future(
-                _loop_answer(match, "commit", u, 1, fairdeal.commitment(value_for(u.username)))
+                fairness.answer_on_loop(
+                    "commit", match.pk, 1, f, user_id=u.pk, room_id=match.room_id, announce=announce
+                )
             )
-            for u in users
+            for u, f in zip(users, fingerprints, strict=True)
         ]
         await asyncio.wait_for(held.wait(), 10)
         tasks[0].cancel()
         done = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
-        return [type(d).__name__ if not isinstance(d, FairnessError) else d.code for d in done]
+        return [d if isinstance(d, BaseException) else d[1:] for d in done]
 
-    assert async_to_sync(run)() == ["CancelledError", "busy", "busy", "busy"]
-    assert not fairness._answering
-    assert DealRecord.objects.get(match=match, number=1).commitments == [None] * 4
+    got = async_to_sync(run)()
+    assert isinstance(got[0], asyncio.CancelledError)
+    assert got[1:] == [(True, False), (True, False), (True, True)]
+    assert told == [(DealRecord.Phase.REVEAL, 4)]
+    assert not fairness._answering and not fairness._writers
+    assert DealRecord.objects.get(match=match, number=1).commitments == fingerprints
