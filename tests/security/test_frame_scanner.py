@@ -171,13 +171,15 @@ async def pages(room, viewers, match_id):
 async def play(room, viewers, stop=None, timeout=120.0) -> int:
     """Start the match and let the seats play it; pages at the start, midway and at the end."""
     creator = viewers[0]
+    seats = [v for v in viewers if v.act]
+    for v in seats:
+        # Before the start: the seats play on while the first pages load, and
+        # a stop set after them could come when the match is already over.
+        v.stop = stop
     await creator.send({"type": "start"})
     await wait_for(lambda: all(v.state is not None for v in viewers), 15, "every viewer's first state")
     match_id = creator.state["match"]
     await pages(room, viewers, match_id)
-    seats = [v for v in viewers if v.act]
-    for v in seats:
-        v.stop = stop
     midway = False
 
     def over():
@@ -343,7 +345,9 @@ async def test_an_abandoned_match_shows_the_later_sitter_nothing_hidden(make_use
                 for f in later.frames
             ),
             10,
-            "the room waiting",
+            lambda: (
+                f"the room waiting: the leaver got {[f for f in viewers[1].frames if f['type'] != 'state'][-3:]}"
+            ),
         )
         await later.send({"type": "sit", "seat": 2})
         await wait_for(
