@@ -192,6 +192,17 @@ async def fetchone(sql: str, params: list):
         made.put(conn)
 
 
+async def fetchall(sql: str, params: list) -> list:
+    """Every row of ``sql`` on one of the loop's connections."""
+    made = await pool()
+    conn = await made.get()
+    try:
+        cursor = await conn.execute(sql, params)
+        return await cursor.fetchall()
+    finally:
+        made.put(conn)
+
+
 class Statement:
     """A write of the move path, prepared once on each of the loop's
     connections and run through libpq directly with its parameters as text
@@ -234,8 +245,8 @@ async def _results(conn) -> pq.PGresult:
     return results[-1]
 
 
-async def run(statement: Statement, params: list) -> int:
-    """Run ``statement`` (autocommit: committed when this returns); its row count."""
+async def _execute(statement: Statement, params: list) -> pq.PGresult:
+    """Run ``statement`` (autocommit: committed when this returns); its result."""
     made = await pool()
     conn = await made.get()
     try:
@@ -248,7 +259,21 @@ async def run(statement: Statement, params: list) -> int:
             await _results(conn)
             names.add(statement.name)
         pgconn.send_query_prepared(statement.name, [_param(v) for v in params])
-        result = await _results(conn)
-        return int(result.command_tuples or 0)
+        return await _results(conn)
     finally:
         made.put(conn)
+
+
+async def run(statement: Statement, params: list) -> int:
+    """Run ``statement`` (autocommit: committed when this returns); its row count."""
+    result = await _execute(statement, params)
+    return int(result.command_tuples or 0)
+
+
+async def first(statement: Statement, params: list) -> list | None:
+    """Run ``statement`` (autocommit); its first row as PostgreSQL's text
+    (bytes, None for null), or None when it returned no row."""
+    result = await _execute(statement, params)
+    if not result.ntuples:
+        return None
+    return [result.get_value(0, column) for column in range(result.nfields)]

@@ -76,16 +76,28 @@ def _announce(record: DealRecord) -> None:
 
 
 def open_round(match: Match, number: int, *, now=None) -> DealRecord:
-    """The record of round ``number``, made if new (idempotent).
+    """The record of round ``number``, made if new (idempotent)."""
+    existing = DealRecord.objects.filter(match=match, number=number).first()
+    if existing is not None:
+        return existing
+    record = new_record(match, number, now=now)
+    # Within the action's transaction (a round's end) no savepoint of its own: its failure is the action's.
+    with transaction.atomic(savepoint=False):
+        record.save()
+        _announce(record)
+    return record
+
+
+def new_record(match: Match, number: int, *, now=None) -> DealRecord:
+    """Round ``number``'s record, made in memory, not saved (``open_round``;
+    the event loop's round end writes it in the move's statement,
+    ``services.ROUND_END_WRITE``).
 
     F-1: the server's secret is made here and only its SHA-256 is public.
     F-4: a bot's value is made by the server now, before any seat is
     revealed, and committed like a person's.
     """
     players = engine.get(match.game).players
-    existing = DealRecord.objects.filter(match=match, number=number).first()
-    if existing is not None:
-        return existing
     secret = _new_secret()
     bots = sorted(p["seat"] for p in match.players if p.get("bot"))
     values = [None] * players
@@ -94,7 +106,7 @@ def open_round(match: Match, number: int, *, now=None) -> DealRecord:
         values[seat - 1] = _new_secret()
         commitments[seat - 1] = fairdeal.commitment(values[seat - 1])
     record = DealRecord(
-        match=match,
+        match_id=match.pk,
         number=number,
         algorithm=ALGORITHM,
         table=table_nonce(match),
@@ -108,10 +120,6 @@ def open_round(match: Match, number: int, *, now=None) -> DealRecord:
         deadline=_deadline(now),
     )
     _advance_phase(record, now)
-    # Within the action's transaction (a round's end) no savepoint of its own: its failure is the action's.
-    with transaction.atomic(savepoint=False):
-        record.save()
-        _announce(record)
     return record
 
 
@@ -631,13 +639,34 @@ def public_record(round_: Round) -> dict | None:
     if not round_ended(round_):
         return None
     record = DealRecord.objects.filter(match_id=round_.match_id, number=round_.number).first()
+    return public_record_of(record, round_.match, _round_events(round_))
+
+
+_ROUND_EVENTS_READ = (
+    "SELECT events FROM games_move WHERE match_id = %s AND seq >= %s AND seq <= %s ORDER BY seq"
+)
+
+
+async def public_record_on_loop(match: Match, number: int, first_seq: int, last_seq: int) -> dict | None:
+    """``public_record`` of round ``number`` of ``match`` (moves ``first_seq``
+    to ``last_seq``), which has just ended, read on the event loop's own
+    connections (games/adb.py): the loop's round end (games/plain.py)."""
+    record = await _RECORD_READ.aone([match.pk, number])
     if record is None or record.phase != DealRecord.Phase.DEALT:
         return None
-    match = round_.match
+    rows = await adb.fetchall(_ROUND_EVENTS_READ, [match.pk, first_seq, last_seq])
+    return public_record_of(record, match, (events for (events,) in rows))
+
+
+def public_record_of(record: DealRecord | None, match: Match, round_events) -> dict | None:
+    """The public record (F-3) of an ended round's dealt ``record``, with
+    the events of the round's moves in order; None if it was not dealt."""
+    if record is None or record.phase != DealRecord.Phase.DEALT:
+        return None
     game = engine.get(match.game)
     layout: dict = {}
     played: list[dict] = []
-    for events in _round_events(round_):
+    for events in round_events:
         for event in events:
             kind = event.get("type")
             if kind == "dealt":
@@ -681,8 +710,11 @@ __all__ = [
     "chance_action",
     "commit",
     "due",
+    "new_record",
     "open_round",
     "public_record",
+    "public_record_of",
+    "public_record_on_loop",
     "public_state",
     "reveal",
     "round_ended",

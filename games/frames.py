@@ -167,6 +167,10 @@ class Frames:
     public: str
     users: dict = field(default_factory=dict)
     players: list = field(default_factory=list)  # every human player's user id (public knowledge)
+    round_record: dict | bool | None = None
+    """F-3: the ended round's public record when the action's path read it
+    already (the event loop's round end, games/plain.py), False when that
+    path found none to publish; None: not read (rooms reads it)."""
 
     @property
     def ends_match(self) -> bool:

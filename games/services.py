@@ -78,6 +78,10 @@ class Outcome:
     version: int
     events: list = field(default_factory=list)
     frames: frames.Frames | None = None
+    opened: object | None = None
+    """The next round's fair deal record this action opened, when it is
+    announced by the caller before the frames (the event loop's round end,
+    games/plain.py); the locked path announces its own after commit."""
 
 
 def turn_seconds(match: Match) -> float:
@@ -258,23 +262,53 @@ PLAIN_PATH = True
 # version, the dealer's deadline while a fair deal waits (``expire``), comes
 # when no seat but the dealer may act.
 
-PLAIN_WRITE = """
-WITH m AS (
+_MATCH_AT_VERSION = """
     UPDATE games_match SET state = %s::jsonb, version = %s, deadlines = %s::jsonb, next_deadline = %s
     WHERE id = %s AND version = %s AND status = 'active'
     RETURNING id
-)
+"""
+_MOVE_FROM_M = """
 INSERT INTO games_move (match_id, seq, seat, action, actor, user_id, events, created_at)
 SELECT id, %s, %s, %s::jsonb, %s, %s, %s::jsonb, %s FROM m
 """
 
+PLAIN_WRITE = f"WITH m AS ({_MATCH_AT_VERSION}){_MOVE_FROM_M}"
 
-def plain_step(match: Match, action: dict, user_id, seat: int | None):
-    """The plain path's decision, shared by this module's path and the event
-    loop's (games/plain.py): ``(seat, game, state, events)`` when ``action``
-    by ``user_id`` only moves the round on, else None (the locked path
-    decides: a deal, the end of a round or of the match, a seat swap, tea,
-    a refusal). Only reads ``match``."""
+# A round's end on the event loop (issue 13, games/plain.py): the plain
+# path's statement, and in the same statement the round's row closed (as
+# ``_record`` closes it) and the next round's fair deal record opened
+# (``fairness.new_record``, F-1), all only if the match row was written.
+# Returns one row when the match was written: the new record's id (null
+# when the record existed already, ``fairness.open_round``'s idempotence).
+
+ROUND_END_WRITE = f"""
+WITH m AS ({_MATCH_AT_VERSION}), mv AS ({_MOVE_FROM_M}), r AS (
+    UPDATE games_round SET last_seq = %s, ended_at = %s, result = %s::jsonb
+    WHERE match_id = (SELECT id FROM m) AND number = %s AND last_seq IS NULL
+), d AS (
+    INSERT INTO games_dealrecord (
+        match_id, number, algorithm, "table", seats, phase, server_secret, server_commitment,
+        commitments, "values", bots, substituted, deadline, created_at, updated_at
+    )
+    SELECT id, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s::jsonb, %s::jsonb, %s, %s, %s FROM m
+    ON CONFLICT (match_id, number) DO NOTHING
+    RETURNING id
+)
+SELECT d.id FROM m LEFT JOIN d ON true
+"""
+
+OPEN_ROUND_READ = (
+    "SELECT number, first_seq FROM games_round WHERE match_id = %s AND last_seq IS NULL"
+    " ORDER BY number DESC LIMIT 1"
+)
+"""The round a round-ending move closes (``_record``'s ``current``): its number and first move."""
+
+
+def _person_step(match: Match, action: dict, user_id, seat: int | None):
+    """A person's ``action`` applied to ``match`` in memory, for the paths
+    without the row lock: ``(seat, game, state, events)``, or None where
+    only the locked path may decide (not active, tea, a deal or a pick-up,
+    a seat not his, a refusal). Only reads ``match``."""
     if match.status != Match.Status.ACTIVE:
         return None
     if (match.tea or {}).get("phase") or action.get("type") in ("deal", "pick_up"):
@@ -287,16 +321,40 @@ def plain_step(match: Match, action: dict, user_id, seat: int | None):
         state, events = game.apply(match.state, own, action)
     except IllegalAction:
         return None
-    to_act = game.to_act(state)
-    if (
-        not to_act
-        or CHANCE in to_act
-        or game.round_over(state)
-        or game.result(state) is not None
-        or any(e.get("type") == "swap_seats" for e in events)
-    ):
+    if any(e.get("type") == "swap_seats" for e in events):
         return None
     return own, game, state, events
+
+
+def plain_step(match: Match, action: dict, user_id, seat: int | None):
+    """The plain path's decision, shared by this module's path and the event
+    loop's (games/plain.py): ``(seat, game, state, events)`` when ``action``
+    by ``user_id`` only moves the round on, else None (the locked path
+    decides: a deal, the end of a round or of the match, a seat swap, tea,
+    a refusal). Only reads ``match``."""
+    step = _person_step(match, action, user_id, seat)
+    if step is None:
+        return None
+    game, state = step[1], step[2]
+    to_act = game.to_act(state)
+    if not to_act or CHANCE in to_act or game.round_over(state) or game.result(state) is not None:
+        return None
+    return step
+
+
+def round_end_step(match: Match, action: dict, user_id, seat: int | None):
+    """The event loop's round end (games/plain.py): ``(seat, game, state,
+    events)`` when ``action`` by ``user_id`` ends the round and nothing more:
+    the match goes on, the next deal waits for its deadline after the
+    result pause (C-7; nothing is dealt now, ``_advance``), no seat moves,
+    no tea. Else None. Only reads ``match``."""
+    step = _person_step(match, action, user_id, seat)
+    if step is None:
+        return None
+    game, state = step[1], step[2]
+    if not game.round_over(state) or game.result(state) is not None or game.to_act(state) != {CHANCE}:
+        return None
+    return step
 
 
 def plain_next(match: Match, own: int, game, state: dict) -> int:
@@ -325,6 +383,36 @@ def plain_params(match: Match, prev: int, own: int, action: dict, user_id, event
         user_id,
         frames.dumps(events),
         clock.now_dt(),
+    ]
+
+
+def round_end_params(
+    match: Match, prev: int, own: int, action: dict, user_id, events: list, number: int, record, now
+) -> list:
+    """The parameters of ``ROUND_END_WRITE``: ``match`` at its new version
+    (``plain_next``) ends round ``number`` and opens ``record`` (the next
+    round's, unsaved: ``fairness.new_record``) at ``now``."""
+    params = plain_params(match, prev, own, action, user_id, events)
+    params[-1] = now
+    return params + [
+        match.version,
+        now,
+        frames.dumps(_round_summary(events)),
+        number,
+        record.number,
+        record.algorithm,
+        record.table,
+        record.seats,
+        record.phase,
+        record.server_secret,
+        record.server_commitment,
+        frames.dumps(record.commitments),
+        frames.dumps(record.values),
+        frames.dumps(record.bots),
+        frames.dumps(record.substituted),
+        record.deadline,
+        now,
+        now,
     ]
 
 

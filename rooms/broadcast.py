@@ -165,15 +165,12 @@ ROUND_END_EVENTS = {"round_won", "round_scored", "deal_scored", "passed_out"}
 
 def fair_record_messages(frames: Frames) -> list[tuple[str, dict]]:
     """F-3: the ended round's secrets and values, to each human player of the
-    match (his own group), after that version's frames; never to spectators."""
-    round_ = (
-        Round.objects.select_related("match")
-        .defer("match__state")  # the record needs the match's game, rules and status, not its state
-        .filter(match_id=frames.match_id)
-        .order_by("-number")
-        .first()
-    )
-    record = fairness.public_record(round_) if round_ is not None else None
+    match (his own group), after that version's frames; never to spectators.
+    Read here unless the action's path read it (``Frames.round_record``)."""
+    if frames.round_record is not None:
+        record = frames.round_record or None
+    else:
+        record = _round_record(frames.match_id)
     if record is None:
         return []
     text = dumps({"type": "fair_record", "record": record, "v": frames.version})
@@ -184,6 +181,17 @@ def fair_record_messages(frames: Frames) -> list[tuple[str, dict]]:
         )
         for user_id in frames.players
     ]
+
+
+def _round_record(match_id: int) -> dict | None:
+    round_ = (
+        Round.objects.select_related("match")
+        .defer("match__state")  # the record needs the match's game, rules and status, not its state
+        .filter(match_id=match_id)
+        .order_by("-number")
+        .first()
+    )
+    return fairness.public_record(round_) if round_ is not None else None
 
 
 def fair_changed(sender, record: DealRecord, **kwargs) -> None:

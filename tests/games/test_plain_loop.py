@@ -13,14 +13,15 @@ from __future__ import annotations
 import asyncio
 import random
 
+import orjson
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import adb, engine, plain
+from games import adb, engine, fairness, plain
 from games import services as play_service
 from games.engine import CHANCE
 from games.errors import PlayError
-from games.models import Match
+from games.models import DealRecord, Match, Round
 from rooms import broadcast
 from tests.games.test_plain_path import GAMES, _dealt_state, _log, _match, _rounds
 
@@ -89,14 +90,26 @@ async def test_the_loops_path_and_the_locked_path_agree_over_a_whole_round(name,
             "version": match.version,
             "deadlines": sorted(match.deadlines),
             "log": [(s, seat, a, actor, e) for s, seat, a, actor, _u, e in await sync_to_async(_log)(match)],
-            "rounds": [r[:3] for r in await sync_to_async(_rounds)(match)],
+            "rounds": await sync_to_async(_rounds)(match),
+            "records": await sync_to_async(_records)(match),
             "took": took,
         }
     on_loop, locked = sides[True], sides[False]
     assert on_loop["rounds"][0][2] is not None, "the round ended"
-    for key in ("state", "version", "deadlines", "log", "rounds"):
+    assert [r[1] for r in on_loop["records"]] == [2], "F-1: the next round's record is open"
+    for key in ("state", "version", "deadlines", "log", "rounds", "records"):
         assert on_loop[key] == locked[key], (name, key)
-    assert set(on_loop["took"][:-1]) == {"loop"} and on_loop["took"][-1] == "locked", on_loop["took"]
+    assert set(on_loop["took"]) == {"loop"}, on_loop["took"]  # the round's last card too
+
+
+def _records(match: Match) -> list:
+    """The match's fair deal records, without what differs from one match to
+    another (the table nonce, the secrets, the times)."""
+    return [
+        (r.match_id == match.pk, r.number, r.algorithm, r.seats, r.phase, r.commitments, r.values)
+        + (r.bots, r.substituted, r.deck, r.draw, r.deadline is not None, len(r.server_commitment))
+        for r in DealRecord.objects.filter(match=match).order_by("number")
+    ]
 
 
 async def test_a_plain_move_on_the_loop_is_written_whole_and_its_frames_built(make_user):
@@ -245,3 +258,63 @@ async def test_a_database_the_loop_cannot_reach_leaves_the_move_to_the_locked_pa
     assert await plain.play(match.pk, action, user_id=users[seat - 1].pk, seat=None, version=1) is None
     outcome = await _locked(match.pk, action, users[seat - 1], 1)
     assert outcome.version == 2
+
+
+async def test_f1_f3_c7_a_round_ended_on_the_loop_opens_the_next_deal_and_publishes_the_ended_one(make_user):
+    """The last card of a fairly dealt round, on the loop: the round's row is
+    closed, round 2's record opens (F-1: only the server's fingerprint and no
+    value), the dealer waits out the result pause (C-7), and the table hears,
+    in the locked path's order, round 2's fair state, the version's frames,
+    then round 1's public record (F-3) for each player only, the same record
+    the ORM's reader builds."""
+    from tests.fairness.conftest import fair_round, make_match, value_for
+
+    users = await sync_to_async(lambda: [make_user(f"lf3u{i}") for i in range(4)])()
+    match = await sync_to_async(make_match)(users[0], "hokm4", dict(enumerate(users, 1)))
+    await sync_to_async(fair_round)(match, 1, {s: value_for(f"lf3-{s}") for s in range(1, 5)}, False)
+    game = engine.get("hokm4")
+    took = []
+    while True:
+        match = await sync_to_async(_row)(match.pk)
+        to_act = game.to_act(match.state) - {CHANCE}
+        if not to_act or game.round_over(match.state):
+            break
+        seat = min(to_act)
+        action = game.auto_action(match.state, seat)
+        outcome = await plain.play(
+            match.pk, action, user_id=users[seat - 1].pk, seat=None, version=match.version
+        )
+        assert outcome is not None, (match.version, action)
+        took.append(outcome)
+    last = took[-1]
+    assert any(e["type"] == "round_won" for e in last.events)
+    row = await sync_to_async(_row)(match.pk)
+    assert row.version == last.version and list(row.deadlines) == [str(CHANCE)]
+    assert row.deadlines[str(CHANCE)] == pytest.approx(
+        play_service.clock.now() + float(play_service.settings.TABLE["ROUND_PAUSE"]), abs=2
+    )
+    rounds = await sync_to_async(_rounds)(row)
+    assert [r[:3] for r in rounds] == [(1, rounds[0][1], row.version)]
+    assert rounds[0][3] == play_service._round_summary(last.events)
+    record = await sync_to_async(DealRecord.objects.get)(match=row, number=2)
+    assert record.phase == DealRecord.Phase.COMMIT and record.values == [None] * 4
+    assert record.commitments == [None] * 4 and record.server_commitment and record.deadline is not None
+    assert last.opened.pk == record.pk and last.opened.server_commitment == record.server_commitment
+
+    with broadcast.collecting() as box:
+        plain.announce(last)
+    kinds = [(group, message["type"]) for group, message in box]
+    table = broadcast.table_group(row.room_id)
+    assert kinds[0] == (table, "fair.state")
+    assert '"round":2' in box[0][1]["text"] and record.server_secret not in box[0][1]["text"]
+    assert {k for k in kinds[1:6]} == {(broadcast.public_group(row.room_id), "table.public")} | {
+        (broadcast.player_group(row.room_id, u.pk), "table.frame") for u in users
+    }
+    published = box[6:]
+    assert [(g, m["type"]) for g, m in published] == [
+        (broadcast.player_group(row.room_id, u.pk), "fair.record") for u in sorted(users, key=lambda u: u.pk)
+    ]
+    expected = await sync_to_async(
+        lambda: fairness.public_record(Round.objects.select_related("match").get(match=row, number=1))
+    )()
+    assert expected is not None and orjson.loads(published[0][1]["text"])["record"] == expected
