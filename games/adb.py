@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import types
 import weakref
 from datetime import datetime
@@ -181,26 +182,29 @@ async def close_all() -> None:
         made.close()
 
 
-async def fetchone(sql: str, params: list):
-    """The first row of ``sql`` on one of the loop's connections, or None."""
+@contextlib.asynccontextmanager
+async def connection():
+    """One of the running loop's connections, given back to its pool after."""
     made = await pool()
     conn = await made.get()
     try:
-        cursor = await conn.execute(sql, params)
-        return await cursor.fetchone()
+        yield conn
     finally:
         made.put(conn)
+
+
+async def fetchone(sql: str, params: list):
+    """The first row of ``sql`` on one of the loop's connections, or None."""
+    async with connection() as conn:
+        cursor = await conn.execute(sql, params)
+        return await cursor.fetchone()
 
 
 async def fetchall(sql: str, params: list) -> list:
     """Every row of ``sql`` on one of the loop's connections."""
-    made = await pool()
-    conn = await made.get()
-    try:
+    async with connection() as conn:
         cursor = await conn.execute(sql, params)
         return await cursor.fetchall()
-    finally:
-        made.put(conn)
 
 
 class Statement:
@@ -247,9 +251,7 @@ async def _results(conn) -> pq.PGresult:
 
 async def _execute(statement: Statement, params: list) -> pq.PGresult:
     """Run ``statement`` (autocommit: committed when this returns); its result."""
-    made = await pool()
-    conn = await made.get()
-    try:
+    async with connection() as conn:
         pgconn = conn.pgconn
         names = _prepared.get(conn)
         if names is None:
@@ -260,8 +262,6 @@ async def _execute(statement: Statement, params: list) -> pq.PGresult:
             names.add(statement.name)
         pgconn.send_query_prepared(statement.name, [_param(v) for v in params])
         return await _results(conn)
-    finally:
-        made.put(conn)
 
 
 async def run(statement: Statement, params: list) -> int:
