@@ -147,6 +147,7 @@ INSTALLED_APPS = [
     "leaderboard",
     "replays",
     "school",
+    "ratings",
 ]
 
 MIDDLEWARE = [
