@@ -17,6 +17,7 @@ urlpatterns = [
     path("me/", include("accounts.urls")),
     path("friends/", include("friends.urls")),
     path("rooms/", include("rooms.urls")),
+    path("play/", include("playnow.urls")),
     path("leaderboard/", include("leaderboard.urls")),
     path("replays/", include("replays.urls")),
     path("api/friends/", include("friends.api_urls")),
