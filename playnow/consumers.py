@@ -26,7 +26,6 @@ log = logging.getLogger(__name__)
 class _Hub:
     def __init__(self):
         self.viewers: dict[str, set] = {}
-        self.sent: dict[str, str] = {}
         self.task: asyncio.Task | None = None
 
     def add(self, consumer) -> None:
@@ -58,7 +57,6 @@ class _Hub:
                     except Exception:  # noqa: BLE001 - a closed socket
                         self.discard(consumer)
             await asyncio.sleep(float(settings.LOBBY_TICK_SECONDS))
-        self.sent.clear()
 
 
 hub = _Hub()

@@ -9,6 +9,7 @@ urlpatterns = [
     path("table/<int:pk>/", views.wait, name="wait"),
     path("table/<int:pk>/status/", views.wait_status, name="wait_status"),
     path("table/<int:pk>/bots/", views.bots, name="bots"),
-    path("together/<str:preset>/", views.together, name="together"),
+    path("together/", views.together, name="together"),
+    path("table/<int:pk>/cancel/", views.cancel, name="cancel"),
     path("<str:preset>/", views.press, name="press"),
 ]

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games.errors import PlayError
+from rooms import services as room_service
 from rooms.models import Room
 
 from . import presets, services
@@ -35,9 +36,11 @@ def press(request, preset):
 
 @login_required
 @require_POST
-def together(request, preset):
+def together(request):
     try:
-        table = services.press_together(request.user, request.POST.get("friend", ""), preset)
+        table = services.press_together(
+            request.user, request.POST.get("friend", ""), request.POST.get("preset", "")
+        )
     except PlayError as exc:
         messages.error(request, str(exc.message))
         return redirect("friends:index")
@@ -79,6 +82,18 @@ def bots(request, pk):
         return _fail(request, exc)
     table = _my_table(request, pk)
     return redirect("rooms:room", table.room.code)
+
+
+@login_required
+@require_POST
+def cancel(request, pk):
+    """L-4: stop waiting (leaving a waiting table costs nothing)."""
+    table = _my_table(request, pk)
+    try:
+        room_service.stand(table.room, request.user)
+    except PlayError as exc:
+        return _fail(request, exc)
+    return redirect("rooms:lobby")
 
 
 def _party_table(user) -> Table | None:
