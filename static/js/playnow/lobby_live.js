@@ -4,7 +4,7 @@
 const FA_DIGITS = "۰۱۲۳۴۵۶۷۸۹";
 const persian = document.documentElement.lang === "fa";
 const num = (n) => (persian ? String(n).replace(/[0-9]/g, (d) => FA_DIGITS[d]) : String(n));
-const fill = (fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_, k) => obj[k]);
+const fill = (fmt, obj) => fmt.replace(/\{(\w+)\}/g, (_, k) => obj[k]);
 
 const t = document.querySelector("[data-lobby-live]")?.dataset;
 const list = document.querySelector("[data-testid=room-list]");

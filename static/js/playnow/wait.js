@@ -4,7 +4,7 @@
 const FA_DIGITS = "۰۱۲۳۴۵۶۷۸۹";
 const persian = document.documentElement.lang === "fa";
 const num = (n) => (persian ? String(n).replace(/[0-9]/g, (d) => FA_DIGITS[d]) : String(n));
-const fill = (fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_, k) => obj[k]);
+const fill = (fmt, obj) => fmt.replace(/\{(\w+)\}/g, (_, k) => obj[k]);
 
 const wait = document.querySelector("[data-playnow-wait]");
 const party = document.querySelector("[data-playnow-party]");
