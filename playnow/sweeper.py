@@ -14,6 +14,7 @@ log = logging.getLogger(__name__)
 
 _started = False
 _lock = threading.Lock()
+_stop = threading.Event()
 
 
 def ensure() -> None:
@@ -30,11 +31,15 @@ def ensure() -> None:
 def _run() -> None:
     from . import lobby
 
-    stop = threading.Event()
-    while not stop.wait(2.0):
+    while not _stop.wait(2.0):
         try:
             lobby.sweep()
         except Exception:  # noqa: BLE001 - the sweep must go on
             log.exception("play-now sweep failed")
         finally:
             connection.close()
+
+
+def stop() -> None:
+    """End the sweep thread (a benchmark's or a test's end)."""
+    _stop.set()
