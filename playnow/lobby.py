@@ -16,7 +16,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import translation
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import clock
 from games.errors import PlayError
@@ -102,7 +102,8 @@ def _snapshot() -> dict:
         "waiting": waiting,
         "watch": watch[:30],
         "playing": playing,
-        "playing_text": _("%(n)s people playing now") % {"n": playing},
+        "playing_text": ngettext("%(n)s person playing now", "%(n)s people playing now", playing)
+        % {"n": playing},
     }
 
 
