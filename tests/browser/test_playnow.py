@@ -71,6 +71,17 @@ def test_m1_a_newcomer_alone_plays_against_bots_within_25_seconds(people):
     # M-4: the person's rating beside his name at the table.
     page.locator(".seat-rating").first.wait_for()
     nima.shot("playnow-table-rating-en-desktop")
+    # M-5 (issue 34): the practice table is listed to watch, and leaves the
+    # lobby, without a reload, when its only person leaves.
+    code = ROOM_URL.search(page.url).group(1)
+    watcher = people("looker", lang="en", viewport=DESKTOP, signed_up=False)
+    lobby = watcher.goto("/rooms/")
+    card = lobby.locator(f'.live-card[data-room="{code}"]')
+    card.wait_for(timeout=5000)
+    page.locator("[data-testid=leave]").click()
+    page.locator("[data-testid=leave-dialog] [data-testid=leave-confirm]").click()
+    page.wait_for_url("**/rooms/")
+    card.wait_for(state="detached", timeout=5000)
 
 
 @pytest.mark.parametrize("lang,viewport,tag", [("fa", PHONE, "fa-phone"), ("en", DESKTOP, "en-desktop")])

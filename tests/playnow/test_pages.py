@@ -11,7 +11,7 @@ from django.urls import reverse
 from config.asgi import application
 from playnow import lobby, services
 from playnow.models import Table
-from rooms.models import Room
+from rooms.models import Room, Seat
 from tests.rooms.conftest import session_key_for
 
 pytestmark = pytest.mark.django_db
@@ -128,3 +128,15 @@ async def test_m5_the_lobby_socket_sends_changes_without_a_reload(settings, alic
     # Nothing changed: nothing is sent (coalesced; moves are not in the snapshot).
     assert await comm.receive_nothing(timeout=0.3)
     await comm.disconnect()
+
+
+def test_m5_a_private_practice_table_whose_person_is_gone_ten_minutes_is_closed(alice, later):
+    from rooms import services as room_service
+
+    room = room_service.practice(alice, "hokm4")
+    assert lobby.close_abandoned() == 0
+    later(10 * 60 + 1)
+    assert lobby.close_abandoned() == 1
+    room.refresh_from_db()
+    assert room.status == "finished"
+    assert not Seat.objects.filter(room=room, user__isnull=False).exists()
