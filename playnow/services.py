@@ -201,7 +201,13 @@ def press(user, key: str, bots_now: bool = False) -> Table:
 def _seat_one(user, preset: presets.Preset, now) -> Table:
     me = _rating(user.pk, preset.game)
     for _distance, _free, table, numbers in _candidates(preset, me, 1, now):
-        room_service.sit(table.room, user, numbers[0], move=True)
+        try:
+            with transaction.atomic():
+                room_service.sit(table.room, user, numbers[0], move=True)
+        except PlayError as exc:
+            if exc.code in ("seat_taken", "room_busy"):
+                continue  # taken from the room's own page meanwhile: the next table
+            raise
         if _full_of_people(table.room_id):
             _start(table)
         return table

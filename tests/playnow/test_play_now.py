@@ -177,3 +177,11 @@ def test_m3_strangers_cannot_press_together(people):
     with pytest.raises(PlayError) as err:
         services.press_together(people[0], "n1", "hokm4")
     assert err.value.code == "not_friends"
+
+
+def test_m1_a_seat_taken_from_the_room_page_sends_the_next_person_to_another_seat(people):
+    a, b, c = people[:3]
+    table = services.press(a, "hokm4")
+    room_service.sit(table.room, b, 2)  # from the room's own page, not Play now
+    assert services.press(c, "hokm4").pk == table.pk
+    assert who(table) == {1: "n0", 2: "n1", 3: "n2", 4: None}
