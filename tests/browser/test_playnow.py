@@ -99,6 +99,11 @@ def test_m1_m5_two_newcomers_share_a_table_and_the_lobby_follows_live(people, la
     first.shot(f"playnow-waiting-{tag}")
     watcher.shot(f"playnow-lobby-waiting-{tag}")
     second = people("second", lang=lang, viewport=viewport)
+    home = second.goto("/")
+    wait_until(
+        lambda: home.locator("[data-testid=playing-now]").inner_text().strip(), 5, message="N playing now"
+    )
+    second.shot(f"playnow-home-{tag}")
     other = press_play_now(second, key)
     other.wait_for_url(ROOM_URL, timeout=15000)
     page.wait_for_url(ROOM_URL, timeout=15000)
