@@ -127,6 +127,10 @@ async def test_m5_the_lobby_socket_sends_changes_without_a_reload(settings, alic
     assert update["playing"] == 2
     # Nothing changed: nothing is sent (coalesced; moves are not in the snapshot).
     assert await comm.receive_nothing(timeout=0.3)
+    # Moves at the table change nothing in the lobby: nothing is sent for them.
+    played = await sync_to_async(_play_some)(table.room_id, 6)
+    assert played >= 6
+    assert await comm.receive_nothing(timeout=0.5)
     await comm.disconnect()
 
 
@@ -140,3 +144,28 @@ def test_m5_a_private_practice_table_whose_person_is_gone_ten_minutes_is_closed(
     room.refresh_from_db()
     assert room.status == "finished"
     assert not Seat.objects.filter(room=room, user__isnull=False).exists()
+
+
+def _play_some(room_id: int, count: int) -> int:
+    """``count`` actions of the room's match through the play service (dealer and
+    automatic moves); returns how many versions the match moved on."""
+    from games import engine
+    from games import services as play_service
+    from games.engine import CHANCE
+    from games.models import Match, Move
+
+    match_id = Match.objects.get(room_id=room_id).pk
+    before = Match.objects.get(pk=match_id).version
+    for _ in range(count):
+        match = Match.objects.get(pk=match_id)
+        game = engine.get(match.game)
+        seat = min(game.to_act(match.state))
+        if seat == CHANCE:
+            play_service.play(
+                match_id, play_service.shuffled(match, game), seat=CHANCE, actor=Move.Actor.DEALER
+            )
+        else:
+            play_service.play(
+                match_id, game.auto_action(match.state, seat), seat=seat, actor=Move.Actor.CLOCK
+            )
+    return Match.objects.get(pk=match_id).version - before
