@@ -161,6 +161,8 @@ INSTALLED_APPS = [
     "leaderboard",
     "replays",
     "school",
+    "ratings",
+    "playnow",
 ]
 
 MIDDLEWARE = [
@@ -302,6 +304,9 @@ SWEEP_SECONDS = float(env_str("SWEEP_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS},
     "lift-suspensions": {"task": "friends.lift_suspensions", "schedule": 60.0},
+    # M-1, M-5: play-now tables whose wait is over get their bots (backing the
+    # per-table timers); tables nobody is at are closed.
+    "playnow-sweep": {"task": "playnow.sweep", "schedule": float(env_str("PLAY_NOW_SWEEP_SECONDS", "2"))},
 }
 
 # --- Accounts --------------------------------------------------------------
@@ -419,6 +424,18 @@ TABLE = {
 }
 # F-4: how long a seat has to send its fingerprint, then its value, before its substitute is used.
 FAIR_WAIT_SECONDS = float(env_str("FAIR_WAIT_SECONDS", "4"))
+
+# --- Play now and the live lobby (M-1, M-3, M-5) ---------------------------------------
+PLAY_NOW_BOT_WAIT = float(env_str("PLAY_NOW_BOT_WAIT", "20"))
+"""M-1: seconds before a play-now table's empty seats get bots."""
+PLAY_NOW_WINDOW = (150.0, 25.0)
+"""M-3: the rating window (shown points) at first, and how much it widens per second waited."""
+PLAY_NOW_TIMERS = env_str("PLAY_NOW_TIMERS", "true").lower() in ("1", "true", "yes")
+"""A timer per new table in the process that opened it (the sweep backs it up)."""
+LOBBY_ABANDONED_SECONDS = float(env_str("LOBBY_ABANDONED_SECONDS", "600"))
+"""M-5: a table with no person connected for this long is closed."""
+LOBBY_TICK_SECONDS = float(env_str("LOBBY_TICK_SECONDS", "1"))
+"""M-5: at most one lobby update a second per viewer."""
 
 LOGGING = {
     "version": 1,
