@@ -147,6 +147,7 @@ INSTALLED_APPS = [
     "leaderboard",
     "replays",
     "school",
+    "events",
 ]
 
 MIDDLEWARE = [
@@ -282,6 +283,7 @@ SWEEP_SECONDS = float(env_str("SWEEP_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS},
     "lift-suspensions": {"task": "friends.lift_suspensions", "schedule": 60.0},
+    "events-tick": {"task": "events.tasks.tick", "schedule": float(env_str("EVENTS_TICK_SECONDS", "2"))},
 }
 
 # --- Accounts --------------------------------------------------------------

@@ -21,6 +21,7 @@ urlpatterns = [
     path("replays/", include("replays.urls")),
     path("api/friends/", include("friends.api_urls")),
     path("school/", include("school.urls")),
+    path("events/", include("events.urls")),
     path("api/", include("leaderboard.api_urls")),
     path("fair/<int:match_id>/<int:number>/", fairness_views.fair_round, name="fair_round"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
