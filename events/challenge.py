@@ -107,7 +107,11 @@ def get_day(day_date: date, game: str) -> ChallengeDay:
 def prepare(now=None) -> list[ChallengeDay]:
     """Today's and tomorrow's rows (the fingerprint is public before the day starts)."""
     local = timezone.localdate(now) if now else today()
-    return [get_day(d, g) for d in (local, local + timedelta(days=1)) for g in DEALS]
+    dates = (local, local + timedelta(days=1))
+    days = list(ChallengeDay.objects.filter(date__in=dates))
+    if len(days) == len(dates) * len(DEALS):
+        return sorted(days, key=lambda d: (d.date, list(DEALS).index(d.game)))
+    return [get_day(d, g) for d in dates for g in DEALS]
 
 
 def public(day: ChallengeDay) -> dict:
@@ -137,15 +141,17 @@ def bot_seed(day: ChallengeDay, number: int) -> int:
 # --- the hook: a challenge deal's match takes the day's decks (games/decks.py) ---------------
 
 _given_cache: dict[int, Given | None] = {}
+"""Match id -> its answer: a match's deal never changes (kept per process)."""
 
 
 def given_decks(match) -> Given | None:
-    """games.decks' source: the day's decks for a challenge deal's match, else None."""
-    room_id = match.room_id
-    if room_id in _given_cache:
-        return _given_cache[room_id]
-    row = ChallengeDeal.objects.filter(room_id=room_id).select_related("entry__day").first()
-    if row is None:
+    """games.decks' source: the day's decks for a challenge deal's own match,
+    else None. A rematch in the same room (R-3) is a match of its own: it is
+    dealt by the fair deal as any practice match, and does not count."""
+    if match.pk in _given_cache:
+        return _given_cache[match.pk]
+    row = ChallengeDeal.objects.filter(room_id=match.room_id).select_related("entry__day").first()
+    if row is None or row.match_id not in (None, match.pk):
         found = None
     else:
         day, n = row.entry.day, row.number
@@ -154,8 +160,8 @@ def given_decks(match) -> Given | None:
         found = Given(decks=decks, rounds=1, bot_seed=bot_seed(day, n), bot_budget_ms=BOT_BUDGET_MS)
     if len(_given_cache) > 4096:
         _given_cache.clear()
-    if row is not None or match.status != Match.Status.ACTIVE:
-        _given_cache[room_id] = found
+    if row is None or row.match_id is not None:  # while it is being made, ask again
+        _given_cache[match.pk] = found
     return found
 
 

@@ -75,6 +75,9 @@ def _day(day_date: str, game: str) -> ChallengeDay:
         if parsed not in (challenge.today(),):
             raise Http404
         day = challenge.get_day(parsed, game)
+    if not day.closed and day.date < challenge.today():
+        challenge.close(day)  # the embedded default has no beat: a past day closes when asked (idempotent)
+        day.refresh_from_db()
     return day
 
 

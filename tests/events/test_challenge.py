@@ -247,3 +247,20 @@ def test_e1_the_engine_stays_the_games_for_other_practice_matches(alice):
     match = Match.objects.filter(room=room).first()
     assert challenge.given_decks(match) is None
     assert engine.get("hokm4").result(match.state) is None
+
+
+def test_e1_a_rematch_in_a_challenge_room_is_no_challenge_deal(alice):
+    from rooms import services as rooms_services
+    from rooms.models import Room
+
+    deal = challenge.play(alice, "hokm4")
+    play_out(deal.match_id)
+    room = Room.objects.get(pk=deal.room_id)
+    again = rooms_services.rematch(room, alice)
+    assert again is not None and again.pk != deal.match_id
+    assert challenge.given_decks(again) is None
+    day = deal.entry.day
+    assert dealt(again.pk).get("deal") != challenge.deck_of(day.seed, day.date, "hokm4", 1)
+    play_out(again.pk)
+    deal.refresh_from_db()
+    assert ChallengeDeal.objects.filter(entry=deal.entry).count() == 1
