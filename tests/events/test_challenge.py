@@ -264,3 +264,15 @@ def test_e1_a_rematch_in_a_challenge_room_is_no_challenge_deal(alice):
     play_out(again.pk)
     deal.refresh_from_db()
     assert ChallengeDeal.objects.filter(entry=deal.entry).count() == 1
+
+
+def test_e1_the_pages_open_and_play_leads_to_the_table(client, alice):
+    client.force_login(alice)
+    assert client.get(reverse("events:index")).status_code == 200
+    assert client.get(reverse("home")).status_code == 200
+    day_url = reverse("events:day", args=[challenge.today().isoformat(), "hokm4"])
+    assert client.get(day_url).status_code == 200
+    response = client.post(reverse("events:play", args=["hokm4"]))
+    assert response.status_code == 302 and response.url.startswith("/rooms/")
+    assert client.get(response.url).status_code == 200
+    assert 'data-testid="play-deal"' in client.get(day_url).content.decode()
