@@ -276,3 +276,21 @@ def test_e1_the_pages_open_and_play_leads_to_the_table(client, alice):
     assert response.status_code == 302 and response.url.startswith("/rooms/")
     assert client.get(response.url).status_code == 200
     assert 'data-testid="play-deal"' in client.get(day_url).content.decode()
+
+
+def test_e1_a_restart_in_the_middle_of_a_deal_loses_nothing(alice, bob):
+    a = challenge.play(alice, "hokm4")
+    play_out(a.match_id)
+    b = challenge.play(bob, "hokm4")
+    with pytest.raises(AssertionError):
+        play_out(b.match_id, limit=12)  # part of the deal, then the process "restarts"
+    challenge._given_cache.clear()
+    from games import plain
+
+    plain.forget()
+    play_out(b.match_id)
+    log_a = list(Move.objects.filter(match_id=a.match_id).order_by("seq").values_list("seat", "action"))
+    log_b = list(Move.objects.filter(match_id=b.match_id).order_by("seq").values_list("seat", "action"))
+    assert log_a == log_b
+    b.refresh_from_db()
+    assert b.done and b.value is not None
