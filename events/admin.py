@@ -1,11 +1,33 @@
+from django import forms
 from django.contrib import admin
 
+from games import engine
+from games.engine import IllegalAction
+
 from .models import Arena, ArenaPlayer, ChallengeDay
+
+
+class ArenaForm(forms.ModelForm):
+    class Meta:
+        model = Arena
+        fields = ("name", "game", "rules", "starts_at", "minutes", "status")
+
+    def clean(self):
+        data = super().clean()
+        game = data.get("game")
+        if game:
+            try:
+                data["rules"] = engine.get(game).validate_rules(data.get("rules") or {})
+            except (IllegalAction, KeyError, ValueError) as exc:
+                raise forms.ValidationError({"rules": str(getattr(exc, "message", exc))}) from None
+        return data
 
 
 @admin.register(Arena)
 class ArenaAdmin(admin.ModelAdmin):
     """E-3: moderators schedule arenas here (game, rules, start, length)."""
+
+    form = ArenaForm
 
     list_display = ("name", "game", "starts_at", "minutes", "status")
     list_filter = ("game", "status")
@@ -14,18 +36,10 @@ class ArenaAdmin(admin.ModelAdmin):
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
         if db_field.name == "game":
-            from django import forms
-
             from games.models import GAME_CHOICES
 
             return forms.ChoiceField(choices=GAME_CHOICES, label=db_field.verbose_name)
         return super().formfield_for_dbfield(db_field, request, **kwargs)
-
-    def save_model(self, request, obj, form, change):
-        from games import engine
-
-        obj.rules = engine.get(obj.game).validate_rules(obj.rules or {})
-        super().save_model(request, obj, form, change)
 
 
 @admin.register(ArenaPlayer)

@@ -260,3 +260,40 @@ async def test_e3_standings_update_live_over_the_socket(alice, bob):
         frame = await comm.receive_json_from(timeout=10)
     assert [r["name"] for r in frame["standings"]] == ["alice"]
     await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_e3_a_moderator_schedules_an_arena_in_the_admin(client, make_user):
+    admin = make_user("mod", is_staff=True, is_superuser=True)
+    client.force_login(admin)
+    assert client.get("/admin/events/arena/add/").status_code == 200
+    start = timezone.localtime() + timedelta(hours=1)
+    response = client.post(
+        "/admin/events/arena/add/",
+        {
+            "name": "Evening hokm",
+            "game": "hokm4",
+            "rules": '{"target": 5}',
+            "starts_at_0": start.strftime("%Y-%m-%d"),
+            "starts_at_1": start.strftime("%H:%M:%S"),
+            "minutes": "60",
+            "status": "scheduled",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    arena_row = Arena.objects.get(name="Evening hokm")
+    assert arena_row.rules["target"] == 5 and arena_row.rules["kot"] is False  # filled in by the engine
+    # Bad rules are refused with a message and nothing is saved.
+    response = client.post(
+        "/admin/events/arena/add/",
+        {
+            "name": "Broken",
+            "game": "hokm4",
+            "rules": '{"target": 4}',
+            "starts_at_0": start.strftime("%Y-%m-%d"),
+            "starts_at_1": start.strftime("%H:%M:%S"),
+            "minutes": "60",
+            "status": "scheduled",
+        },
+    )
+    assert response.status_code == 200 and not Arena.objects.filter(name="Broken").exists()
