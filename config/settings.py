@@ -163,6 +163,7 @@ INSTALLED_APPS = [
     "school",
     "ratings",
     "playnow",
+    "events",
 ]
 
 MIDDLEWARE = [
@@ -307,6 +308,7 @@ CELERY_BEAT_SCHEDULE = {
     # M-1, M-5: play-now tables whose wait is over get their bots (backing the
     # per-table timers); tables nobody is at are closed.
     "playnow-sweep": {"task": "playnow.sweep", "schedule": float(env_str("PLAY_NOW_SWEEP_SECONDS", "2"))},
+    "events-tick": {"task": "events.tasks.tick", "schedule": float(env_str("EVENTS_TICK_SECONDS", "2"))},
 }
 
 # --- Accounts --------------------------------------------------------------

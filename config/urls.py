@@ -23,6 +23,7 @@ urlpatterns = [
     path("replays/", include("replays.urls")),
     path("api/friends/", include("friends.api_urls")),
     path("school/", include("school.urls")),
+    path("events/", include("events.urls")),
     path("api/", include("leaderboard.api_urls")),
     path("api/", include("ratings.api_urls")),
     path("api/", include("playnow.api_urls")),

@@ -40,8 +40,8 @@ from django.db import connection, transaction
 from games import engine
 from games.engine import CHANCE, IllegalAction
 
-from . import clock, fairness, frames, tea
-from .bots import bot_action
+from . import clock, decks, fairness, frames, tea
+from .bots import bot_action, choose
 from .errors import PlayError
 from .models import Match, Move, Round, first_due
 from .rows import RowReader
@@ -100,6 +100,8 @@ def shuffled(match: Match, game) -> dict:
     (F-4): the game never stalls on a missing value."""
     kind, cards = game.pending_chance(match.state)
     number = _next_round(match)
+    if (given := decks.given(match)) is not None:
+        return given.chance_action(kind, number)  # issue 37: decks fixed in advance (games/decks.py)
     for _ in range(2):  # at most two waits: the fingerprints, then the values
         try:
             return fairness.chance_action(match, number, kind, cards)
@@ -352,6 +354,8 @@ def round_end_step(match: Match, action: dict, user_id, seat: int | None):
     if step is None:
         return None
     game, state = step[1], step[2]
+    if decks.possible(match):
+        return None  # issue 37: the locked path asks whether the given rounds are over (games/decks.py)
     if not game.round_over(state) or game.result(state) is not None or game.to_act(state) != {CHANCE}:
         return None
     return step
@@ -513,6 +517,9 @@ def _record(match, game, seat, action, state, events, actor, user) -> list:
             current.result = _round_summary(events)
             current.save(update_fields=["last_seq", "ended_at", "result"])
     result = game.result(state)
+    if result is None and current is not None and game.round_over(state):
+        given = decks.given(match)  # issue 37: a match of given decks ends after its last one
+        result = given.result(state, current.number) if given is not None else None
     if result is not None and match.status == Match.Status.ACTIVE:
         _finish(match, result)
     elif current is not None and game.round_over(state) and match.status == Match.Status.ACTIVE:
@@ -698,6 +705,9 @@ def _think(match: Match, seat: int):
     on a worker thread or a Celery worker, never on the event loop (issue 21)."""
     player = match.player_at(seat) or {}
     level = player.get("level") or settings.TABLE["BOT_LEVEL"]
+    if (given := decks.given(match)) is not None:  # issue 37: the same play meets the same answer
+        view = engine.get(match.game).view(match.state, seat)
+        return choose(match.game, view, seat, level=level, seed=given.bot_seed, budget_ms=given.bot_budget_ms)
     return bot_action(match.game, match.state, seat, level=level, seed=match.pk * 7919 + match.version)
 
 

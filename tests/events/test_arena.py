@@ -1,0 +1,299 @@
+"""Arenas (E-3): seating, scoring with streaks, leaves, the close and the podium."""
+
+from __future__ import annotations
+
+import random
+import threading
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import close_old_connections
+from django.utils import timezone
+
+from events import arena, arena_core
+from events.models import Arena, ArenaPlayer
+from games.models import Match
+from rooms import services as rooms_services
+from rooms.models import Room
+
+from .conftest import play_out
+
+# --- the rules alone (pure) -------------------------------------------------------------------
+
+
+def test_e3_a_win_scores_2_a_win_after_two_wins_3_a_loss_0():
+    p = arena_core.Standing(1)
+    got = [arena_core.score_result(p, won) for won in (True, True, True, True, False, True)]
+    assert got == [2, 2, 3, 3, 0, 2]
+    assert p.score == 12 and p.streak == 1 and p.played == 6
+
+
+def test_e3_a_confirmed_leave_scores_0_and_withdraws():
+    p = arena_core.Standing(1, score=4, streak=2)
+    arena_core.withdraw(p)
+    assert (p.score, p.streak, p.withdrawn) == (4, 0, True)
+
+
+def test_e3_tables_group_close_scores_and_avoid_last_partners():
+    scores = {u: s for u, s in zip(range(1, 9), [20, 19, 18, 17, 2, 1, 0, 0], strict=True)}
+    last = {1: 3, 3: 1, 2: 4, 4: 2}
+    for seed in range(20):
+        seated = arena_core.tables(list(range(1, 9)), 4, scores, last, random.Random(seed))
+        assert sorted(seated[0]) == [1, 2, 3, 4]  # the four best together
+        a, b, c, d = seated[0]
+        assert last.get(a) != c and last.get(b) != d  # partners sit at 1+3 and 2+4
+
+
+def simulate_hour(players: int, seed: int, leaver: int | None = None):
+    """A 60-minute hokm4 arena in simulated time: matches last 5 to 9 minutes,
+    results drawn at random, every free player seated at once when possible."""
+    rng = random.Random(seed)
+    standings = {u: arena_core.Standing(u) for u in range(1, players + 1)}
+    last: dict = {}
+    free = set(standings)
+    running = []  # (end minute, seats)
+    repeats = avoidable = 0
+    seated_ever: set = set()
+    minute = 0.0
+    while minute < 60 or running:
+        if minute < 60:
+            scores = {u: standings[u].score for u in free}
+            for seats in arena_core.tables(sorted(free), 4, scores, last, rng):
+                for i, u in enumerate(seats):
+                    partner = seats[(i + 2) % 4]
+                    if last.get(u) == partner:
+                        repeats += 1
+                    last[u] = partner
+                free -= set(seats)
+                seated_ever |= set(seats)
+                running.append((minute + rng.uniform(5, 9), seats))
+                avoidable += 1
+        running.sort()
+        if not running:
+            break
+        minute, seats = running.pop(0)
+        winners = rng.choice([0, 1])
+        for i, u in enumerate(seats):
+            if u == leaver and minute > 20 and not standings[u].withdrawn:
+                arena_core.withdraw(standings[u])
+                continue
+            arena_core.score_result(standings[u], i % 2 == winners)
+            if not standings[u].withdrawn:
+                free.add(u)
+        free = {u for u in free if not standings[u].withdrawn}
+    return standings, seated_ever, repeats
+
+
+def test_e3_nine_players_over_a_simulated_hour():
+    for seed in range(5):
+        standings, seated, repeats = simulate_hour(9, seed, leaver=9)
+        assert seated == set(range(1, 10))  # everyone seated
+        assert repeats == 0  # never the same partners twice in a row
+        assert standings[9].withdrawn
+        assert sum(s.played for s in standings.values()) > 9 * 4  # several matches each
+        podium = arena_core.podium(list(standings.values()))
+        assert len(set(podium)) == 3
+        best = max(s.score for s in standings.values())
+        assert standings[podium[0]].score == best
+        for s in standings.values():  # the streak rule: never more than 3 a match
+            assert s.score <= 3 * s.played
+
+
+# --- the service, on real rooms and matches -----------------------------------------------------
+
+
+def running_arena(game="hokm4", minutes=60) -> Arena:
+    return Arena.objects.create(
+        name="Friday arena",
+        game=game,
+        rules={"target": 3},
+        starts_at=timezone.now() - timedelta(minutes=1),
+        minutes=minutes,
+        status=Arena.Status.RUNNING,
+    )
+
+
+@pytest.fixture
+def eve(make_user):
+    return make_user("eve")
+
+
+@pytest.mark.django_db
+def test_e3_free_players_are_seated_a_tables_worth_at_a_time_no_bots(alice, bob, charlie, dave, eve):
+    a = running_arena()
+    for user in (alice, bob, charlie):
+        arena.join(a, user)
+    assert arena.seat_free(a) == []  # three are not a table
+    arena.join(a, dave)
+    arena.join(a, eve)
+    tables = arena.seat_free(a)
+    assert len(tables) == 1
+    match = Match.objects.get(pk=tables[0].match_id)
+    assert not any(p["bot"] for p in match.players)
+    assert len({p["user_id"] for p in match.players}) == 4
+    waiting = ArenaPlayer.objects.get(arena=a, busy=False)
+    assert waiting.user_id not in tables[0].seats
+
+
+@pytest.mark.django_db
+def test_e3_a_finished_match_scores_and_frees_its_players_then_the_close_gives_a_podium(
+    alice, bob, charlie, dave
+):
+    a = running_arena()
+    for user in (alice, bob, charlie, dave):
+        arena.join(a, user)
+    (table,) = arena.seat_free(a)
+    match = play_out(table.match_id, limit=5000)
+    winner = match.result["winner"]
+    rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=a)}
+    for seat, uid in enumerate(table.seats, start=1):
+        won = (seat - 1) % 2 == winner
+        assert rows[uid].score == (2 if won else 0) and rows[uid].streak == (1 if won else 0)
+        assert not rows[uid].busy
+    table.refresh_from_db()
+    assert table.scored
+    # A second delivery of the end scores nothing more.
+    arena.match_ended(None, match=match)
+    assert sum(p.score for p in ArenaPlayer.objects.filter(arena=a)) == 4
+    # Partners are not put together again when others are free.
+    (again,) = arena.seat_free(a)
+    first_pairs = {frozenset((table.seats[0], table.seats[2])), frozenset((table.seats[1], table.seats[3]))}
+    assert frozenset((again.seats[0], again.seats[2])) not in first_pairs
+    # The window closes: no one is seated, the running match finishes and counts, then the podium.
+    Arena.objects.filter(pk=a.pk).update(starts_at=timezone.now() - timedelta(minutes=61))
+    arena.tick()
+    a.refresh_from_db()
+    assert a.status == Arena.Status.CLOSING
+    play_out(again.match_id, limit=5000)
+    arena.tick()
+    a.refresh_from_db()
+    assert a.status == Arena.Status.FINISHED
+    top = list(ArenaPlayer.objects.filter(arena=a).order_by("-score", "played", "id"))
+    assert a.podium == [p.user_id for p in top[:3]]
+    assert sum(p.played for p in top) == 8
+
+
+@pytest.mark.django_db
+def test_e3_a_confirmed_leave_scores_0_and_withdraws_the_leaver(alice, bob, charlie, dave):
+    a = running_arena()
+    for user in (alice, bob, charlie, dave):
+        arena.join(a, user)
+    (table,) = arena.seat_free(a)
+    room = Room.objects.get(pk=table.room_id)
+    rooms_services.leave(room, bob, confirm=True)
+    me = ArenaPlayer.objects.get(arena=a, user=bob)
+    assert me.withdrawn and me.score == 0
+    with pytest.raises(arena.ArenaError) as exc:
+        arena.join(a, bob)
+    assert exc.value.code == "withdrawn"
+    others = ArenaPlayer.objects.filter(arena=a).exclude(user=bob)
+    assert all(not p.busy and p.score == 0 for p in others)
+
+
+@pytest.mark.django_db
+def test_e3_leaving_the_arena_means_not_seated_again(alice, bob, charlie, dave):
+    a = running_arena()
+    for user in (alice, bob, charlie, dave):
+        arena.join(a, user)
+    arena.leave(a, dave)
+    assert arena.seat_free(a) == []
+    with pytest.raises(arena.ArenaError):
+        arena.leave(a, dave)
+    arena.join(a, dave)
+    assert len(arena.seat_free(a)) == 1
+
+
+@pytest.mark.django_db
+def test_e3_a_scheduled_arena_starts_on_time_and_refuses_joins_before(alice):
+    a = Arena.objects.create(name="later", game="hokm4", starts_at=timezone.now() + timedelta(minutes=5))
+    with pytest.raises(arena.ArenaError):
+        arena.join(a, alice)
+    arena.tick(timezone.now() + timedelta(minutes=6))
+    a.refresh_from_db()
+    assert a.status == Arena.Status.RUNNING
+
+
+@pytest.mark.django_db(transaction=True)
+def test_e3_the_arenas_end_runs_once_with_two_workers(alice, bob):
+    a = running_arena()
+    for user in (alice, bob):
+        arena.join(a, user)
+    ArenaPlayer.objects.filter(user=alice).update(score=5)
+    Arena.objects.filter(pk=a.pk).update(status=Arena.Status.CLOSING)
+    results, barrier = [], threading.Barrier(2)
+
+    def finisher():
+        try:
+            barrier.wait()
+            results.append(arena.finish(Arena.objects.get(pk=a.pk)))
+        finally:
+            close_old_connections()
+
+    workers = [threading.Thread(target=finisher) for _ in range(2)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert sorted(results) == [False, True]
+    a.refresh_from_db()
+    assert a.status == Arena.Status.FINISHED and a.podium == [alice.pk, bob.pk]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(60)
+async def test_e3_standings_update_live_over_the_socket(alice, bob):
+    from config.asgi import application
+
+    a = await sync_to_async(running_arena)()
+    comm = WebsocketCommunicator(
+        application, f"/ws/arena/{a.pk}/", headers=[(b"origin", b"http://testserver")]
+    )
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    hello = await comm.receive_json_from(timeout=10)
+    assert hello["type"] == "standings" and hello["standings"] == []
+    await sync_to_async(arena.join)(a, alice)
+    frame = await comm.receive_json_from(timeout=10)
+    while not frame["standings"]:
+        frame = await comm.receive_json_from(timeout=10)
+    assert [r["name"] for r in frame["standings"]] == ["alice"]
+    await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_e3_a_moderator_schedules_an_arena_in_the_admin(client, make_user):
+    admin = make_user("mod", is_staff=True, is_superuser=True)
+    client.force_login(admin)
+    assert client.get("/admin/events/arena/add/").status_code == 200
+    start = timezone.localtime() + timedelta(hours=1)
+    response = client.post(
+        "/admin/events/arena/add/",
+        {
+            "name": "Evening hokm",
+            "game": "hokm4",
+            "rules": '{"target": 5}',
+            "starts_at_0": start.strftime("%Y-%m-%d"),
+            "starts_at_1": start.strftime("%H:%M:%S"),
+            "minutes": "60",
+            "status": "scheduled",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    arena_row = Arena.objects.get(name="Evening hokm")
+    assert arena_row.rules["target"] == 5 and arena_row.rules["kot"] is False  # filled in by the engine
+    # Bad rules are refused with a message and nothing is saved.
+    response = client.post(
+        "/admin/events/arena/add/",
+        {
+            "name": "Broken",
+            "game": "hokm4",
+            "rules": '{"target": 4}',
+            "starts_at_0": start.strftime("%Y-%m-%d"),
+            "starts_at_1": start.strftime("%H:%M:%S"),
+            "minutes": "60",
+            "status": "scheduled",
+        },
+    )
+    assert response.status_code == 200 and not Arena.objects.filter(name="Broken").exists()
