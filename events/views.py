@@ -7,6 +7,7 @@ from datetime import date
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.db.models import Count
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -49,8 +50,13 @@ def summary() -> dict:
     upcoming = list(
         Arena.objects.filter(status=Arena.Status.SCHEDULED, starts_at__gt=now).order_by("starts_at")[:5]
     )
+    counts = dict(
+        ChallengeDay.objects.filter(pk__in=[d.pk for d in today])
+        .annotate(n=Count("entries"))
+        .values_list("pk", "n")
+    )  # one query, however many days
     for day in today:
-        day.entrant_count = day.entries.count()
+        day.entrant_count = counts.get(day.pk, 0)
         day.playable = day.game in challenge.PLAYABLE
     return {"today": today, "running": running, "upcoming": upcoming}
 

@@ -122,5 +122,5 @@ def _fresh_shared_copies(request):
         return
     from config.cache import touch
 
-    for topic in ("ledger", "home"):
+    for topic in ("ledger", "home", "events"):
         touch(topic)

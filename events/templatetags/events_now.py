@@ -2,6 +2,8 @@
 
 from django import template
 
+from config.cache import shared
+
 register = template.Library()
 
 
@@ -10,7 +12,8 @@ def events_now(context):
     from events.views import summary
 
     try:
-        data = summary()
+        # The same for everyone: made at most every few seconds (issue 33).
+        data = shared("events-now", summary, 10, topic="events")
     except Exception:  # noqa: BLE001 - the home page never fails for the events' strip
         data = {"today": [], "running": [], "upcoming": []}
     return {**data, "request": context.get("request")}
