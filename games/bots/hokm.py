@@ -20,6 +20,7 @@ from games.engine import hokm_fast as hf
 from games.engine.cards import CARD_INDEX, SUITS
 from games.engine.seats import partner
 
+from . import careful, hokm_dd
 from .clock import Budget
 from .rng import Rng
 
@@ -585,7 +586,7 @@ def _equivalent_groups(cards: list[int], gone: int) -> list[int]:
     return reps
 
 
-def choose_card(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dict:
+def choose_card(view: dict, seat: int, samples: int, budget: Budget, rng: Rng, dd: bool = False) -> dict:
     legal = view["legal"]
     plays = [a for a in legal if a["type"] == "play"]
     if not plays:
@@ -601,6 +602,12 @@ def choose_card(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -
     cards = _equivalent_groups(all_cards, gone)
     if len(cards) == 1:
         best = cards[0]
+    elif dd and hokm_dd.applicable(view):
+        # perfect-information Monte Carlo: each sampled world solved double dummy (``hokm_dd``);
+        # the careful player's card breaks a tie (cards of the same worth in every world)
+        pick = CARD_INDEX[careful.choose_card(view, seat)["card"]]
+        prior = {j: 1e-6 for j, c in enumerate(cards) if c == pick}
+        best = hokm_dd.search(know, cards, side, samples, budget, rng, prior)
     else:
 
         def base(_k):
@@ -790,7 +797,8 @@ def choose_draft(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) 
     return _search([take, refuse], base, branch, samples, budget, side)
 
 
-def choose(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dict:
+def choose(view: dict, seat: int, samples: int, budget: Budget, rng: Rng, dd: bool = False) -> dict:
+    """The seat's action; ``dd``: play the cards of hokm4 by double-dummy search (``hokm_dd``)."""
     phase = view["phase"]
     if phase == "trump":
         # once a round, and the round turns on it: three times the budget
@@ -798,5 +806,5 @@ def choose(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dic
     if phase == "draft":
         return choose_draft(view, seat, samples, budget, rng)
     if phase == "play":
-        return choose_card(view, seat, samples, budget, rng)
+        return choose_card(view, seat, samples, budget, rng, dd)
     return view["legal"][0]
