@@ -276,7 +276,7 @@ def _value(tricks, side) -> float:
 class _Knowledge:
     """The seat's view of a play-phase round as masks: what is known, what must be dealt."""
 
-    def __init__(self, view: dict, seat: int):
+    def __init__(self, view: dict, seat: int, reads: bool = True):
         n = view["players"]
         me = seat - 1
         self.n = n
@@ -326,7 +326,7 @@ class _Knowledge:
             self._last_hand(tr, voids, n, t)
         self.hard_voids = list(voids)
         rules = view.get("rules") or {}
-        if READ_PLAIN and not (rules.get("early_play") or rules.get("lead_run")):
+        if reads and READ_PLAIN and not (rules.get("early_play") or rules.get("lead_run")):
             mine_side = TEAM[n][me]
             for tr in tricks + [self.trick]:
                 self._plain_reads(tr, voids, n, t, mine_side)
@@ -593,7 +593,8 @@ def choose_card(view: dict, seat: int, samples: int, budget: Budget, rng: Rng, d
         return legal[0]
     if len(plays) == 1:
         return plays[0]
-    know = _Knowledge(view, seat)
+    use_dd = dd and hokm_dd.applicable(view)
+    know = _Knowledge(view, seat, reads=not use_dd or hokm_dd.READ_PLAIN)
     side = TEAM[know.n][seat - 1]
     gone = know.played_past
     for _s, c in know.trick:
@@ -602,7 +603,7 @@ def choose_card(view: dict, seat: int, samples: int, budget: Budget, rng: Rng, d
     cards = _equivalent_groups(all_cards, gone)
     if len(cards) == 1:
         best = cards[0]
-    elif dd and hokm_dd.applicable(view):
+    elif use_dd:
         # perfect-information Monte Carlo: each sampled world solved double dummy (``hokm_dd``);
         # the careful player's card breaks a tie (cards of the same worth in every world)
         pick = CARD_INDEX[careful.choose_card(view, seat)["card"]]

@@ -45,6 +45,8 @@ MARGIN = 0.15
 """A world's worth of a trick of margin (``need + 1`` made in a world won, ``need - 1`` in one lost)."""
 KOT = 1.0
 """With the table rule ``kot`` (H4-5, a 7-0 counts 2): a world where the card takes every trick left."""
+READ_PLAIN = True
+"""Sample the worlds with ``hokm._Knowledge._plain_reads`` (the opponents read as ``plain_policy`` players)."""
 MIN_WORLDS = 16
 """Worlds before the search may stop early on a clear leader."""
 

@@ -5,6 +5,14 @@
 import { h } from "./dom.js";
 import { gettext } from "./i18n.js";
 
+const SUIT_SIGN = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+
+/** "TH" -> "10♥" (a joker or anything else as it is). */
+function cardText(card) {
+  if (!card || card.length !== 2 || !SUIT_SIGN[card[1]]) return card || "";
+  return `${card[0] === "T" ? "10" : card[0]}${SUIT_SIGN[card[1]]}`;
+}
+
 export class Hints {
   constructor(app) {
     this.app = app;
@@ -36,12 +44,12 @@ export class Hints {
     if (frame.v !== this.app.v) return; // the table has moved on
     const a = frame.action || {};
     let what = "";
-    if (a.type === "play" || a.type === "early") what = a.card;
+    if (a.type === "play" || a.type === "early") what = cardText(a.card);
     else if (a.type === "trump") what = a.suit === "middle" ? gettext("Partner's middle card") : a.suit;
     else if (a.type === "call") what = a.call;
     else if (a.type === "bid") what = String(a.amount);
     this.shown = { v: frame.v, card: a.card || null };
-    const text = what ? `${what} \u2014 ${frame.reason}` : frame.reason;
+    const text = what ? `\u2066${what}\u2069 \u2014 ${frame.reason}` : frame.reason;
     this.app.renderer.toast(text, "hint", 6000);
     for (const el of document.querySelectorAll("[data-card].hinted")) el.classList.remove("hinted");
     if (a.card) {

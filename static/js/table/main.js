@@ -11,6 +11,7 @@ import { FairTable } from "./fair.js";
 import { TeaTable } from "./tea.js"; // H4-X4
 import { Throws } from "./throws.js"; // H4-X5
 import { Hints } from "./hint.js"; // issue 38
+import { explainCalls } from "./meanings.js"; // issue 38: Bridge calls explained
 
 const ROUND_BANNER_MS = 3500;
 const ROUND_BANNER_DELAY_MS = 800;
@@ -366,6 +367,7 @@ class App {
   render(ctx = {}) {
     this.renderer.render(ctx);
     if (this.tea) this.tea.render(); // H4-X4
+    if (this.game === "bridge") explainCalls(this.root, this); // issue 38
   }
 }
 
