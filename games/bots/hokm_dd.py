@@ -45,8 +45,10 @@ MARGIN = 0.15
 """A world's worth of a trick of margin (``need + 1`` made in a world won, ``need - 1`` in one lost)."""
 KOT = 1.0
 """With the table rule ``kot`` (H4-5, a 7-0 counts 2): a world where the card takes every trick left."""
-READ_PLAIN = True
+READ_PLAIN = False
 """Sample the worlds with ``hokm._Knowledge._plain_reads`` (the opponents read as ``plain_policy`` players)."""
+SPEND = 0.85
+"""The share of the decision's budget the worlds may use (a solve is not started past it)."""
 MIN_WORLDS = 16
 """Worlds before the search may stop early on a clear leader."""
 
@@ -117,12 +119,14 @@ def world_values(fs: hf.FastHokm, cards: list[int], side: int, kot: bool) -> lis
     d = _deal(fs)
     win = _winners(d, need)
     if win:
-        more = _winners(d, need + 1) if need + 1 <= left else win
+        more = _winners(d, need + 1) if need + 1 <= left and (MARGIN or kot) else win
         vals = [(1.0 + (MARGIN if more >> c & 1 else 0.0)) if win >> c & 1 else 0.0 for c in cards]
         if kot and fs.tricks[1 - side] == 0:
             sweep = more if need + 1 > left else _winners(d, left)
             vals = [v + (KOT if sweep >> c & 1 else 0.0) for v, c in zip(vals, cards, strict=True)]
         return vals
+    if not MARGIN:
+        return [0.0] * len(cards)
     less = _winners(d, need - 1) if need > 1 else 0
     return [0.0 if less >> c & 1 else -MARGIN for c in cards]
 
@@ -135,7 +139,8 @@ def search(know, cards: list[int], side: int, samples: int, budget: Budget, rng:
     kot = bool((know.view.get("rules") or {}).get("kot"))
     done = 0
     last_cost = 0.0
-    limit = budget._end  # None: no wall-clock cut
+    # the solver's last call may overrun: stop at SPEND of the budget, when the next world would not fit
+    limit = None if budget._end is None else budget._start + (budget._end - budget._start) * SPEND
     while done < samples:
         if done >= 1 and limit is not None and time.perf_counter() + last_cost > limit:
             break

@@ -91,3 +91,30 @@ def test_b2_the_explain_endpoint_answers_public_auctions_only(client):
     for bad in ({"dealer": "5", "calls": "1C"}, {"dealer": "1", "calls": "1C,8NT"}, {"calls": "1C"}):
         assert client.get("/rooms/explain/bridge/", bad).status_code == 400
     assert client.post("/rooms/explain/bridge/", {"dealer": "1"}).status_code == 405
+
+
+def _rebid_view(part: int) -> dict:
+    """North opened 1H, South raised to 2H; North (13 HCP, five hearts) to call; NS has ``part`` below the line."""
+    calls = [
+        {"seat": 1, "call": "1H"},
+        {"seat": 2, "call": "P"},
+        {"seat": 3, "call": "2H"},
+        {"seat": 4, "call": "P"},
+    ]
+    legal = [
+        {"type": "call", "call": c} for c in ("P", "X", "2S", "2NT", "3C", "3D", "3H", "3S", "3NT", "4H")
+    ]
+    return {
+        "phase": "auction",
+        "hand": ["AH", "KH", "7H", "5H", "3H", "AS", "8S", "4S", "QD", "9D", "6D", "5C", "2C"],
+        "calls": calls,
+        "legal": legal,
+        "score": {"below": [[{"points": part}] if part else [], []]},
+    }
+
+
+def test_b5_a_part_score_makes_a_lower_contract_enough():
+    """B-5: 60 below the line: 2H is a game, so the opener passes instead of inviting with 3H."""
+    assert bb.choose_call(_rebid_view(0), 1) == {"type": "call", "call": "3H"}
+    assert bb.choose_call(_rebid_view(60), 1) == {"type": "call", "call": "P"}
+    assert bb._game_level("NT", 60) == 1 and bb._game_level("C", 0) == 5 and bb._game_level("S", 40) == 2
