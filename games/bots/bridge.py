@@ -499,7 +499,11 @@ def choose_card(view, seat, samples, budget: Budget, rng: Rng) -> dict:
         deal.first = Player.find("NESW"[first - 1])
         for x in trick:
             deal.play(x["card"][1] + x["card"][0])
-        for card, tricks in solve_board(deal):
+        from .hokm_dd import SOLVER_LOCK  # one DDS thread slot, shared with the Hokm search
+
+        with SOLVER_LOCK:
+            solved = list(solve_board(deal))
+        for card, tricks in solved:
             name = card.rank.abbr + SUIT_LETTER[card.suit.name]
             if name in totals:
                 totals[name] += tricks

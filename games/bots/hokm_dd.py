@@ -25,6 +25,7 @@ the last one's cost would overrun it), or once the leader is clearly ahead.
 
 from __future__ import annotations
 
+import threading
 import time
 
 from games.engine import hokm_fast as hf
@@ -39,6 +40,10 @@ try:  # DDS through endplay, as in the bridge bot
     HAVE_DDS = True
 except ImportError:  # pragma: no cover - without the optional solver
     HAVE_DDS = False
+
+SOLVER_LOCK = threading.Lock()
+"""DDS is called with its thread slot 0: two Python threads (the server's bot pool, a hint) must not share it
+at once (ctypes lets go of the GIL during the call). The bridge bot takes the same lock."""
 
 WIN = hf.TRICKS_TO_WIN
 MARGIN = 0.15
@@ -99,7 +104,8 @@ def _deal(fs: hf.FastHokm):
 def _winners(d, target: int) -> int:
     """The mask of the cards of the seat to act that make at least ``target`` tricks (``target`` >= 1)."""
     fut = _dds.futureTricks()
-    _dds.SolveBoard(d, target, 2, 1, fut, 0)  # mode 1: a score even for a single card
+    with SOLVER_LOCK:
+        _dds.SolveBoard(d, target, 2, 1, fut, 0)  # mode 1: a score even for a single card
     out = 0
     for i in range(fut.cards):
         if fut.score[i] < target:

@@ -128,3 +128,30 @@ def test_careful_lets_the_partners_sure_winner_stand():
         "legal": [{"type": "play", "card": "KS"}, {"type": "play", "card": "3S"}],
     }
     assert careful.choose(view, 4) == {"type": "play", "card": "3S"}
+
+
+def test_two_threads_solving_at_once_get_the_answers_of_one():
+    """The server's bot pool has two threads: DDS's one slot is shared under a lock, answers unchanged."""
+    import threading
+
+    rng = random.Random(7)
+    positions = [_endgame(rng, 5, rng.randrange(4)) for _ in range(30)]
+
+    def solve_all():
+        return [
+            hokm_dd._winners(hokm_dd._deal(fs), hf.TRICKS_TO_WIN - fs.tricks[hf.TEAM[4][fs.turn]])
+            for fs in positions
+        ]
+
+    alone = solve_all()
+    out = [None, None]
+
+    def run(i):
+        out[i] = solve_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert out[0] == alone and out[1] == alone
