@@ -2,8 +2,12 @@
 
     python bench/arena.py GAME --deals N [--a strong] [--b auto] [--seed 1] [--jobs 2]
 
-A setting is a bot level (``easy``, ``normal``, ``strong``) or ``auto`` (the
-engine's ``auto_action``, the timeout move). Every deal is played twice: at
+A setting is a bot level (``easy``, ``normal``, ``strong``), ``auto`` (the
+engine's ``auto_action``, the timeout move), or one of the yardsticks of
+issue 38: ``careful`` (``games.bots.careful``, a rule-based Hokm player from
+its own view: second hand low, third hand high, counting trumps; other games
+play ``auto`` there) and ``mc`` (the strong level with the Hokm card search
+of before issue 38: sampled worlds played out by rules, no double dummy). Every deal is played twice: at
 the first table setting A holds the seats of side 0 and B those of side 1, at
 the second the other way round, with the same cards (and, in Hokm, the same
 hakem), so that the luck of the cards cancels. One deal is one round.
@@ -12,7 +16,7 @@ The result is A's: the round-win rate (Hokm), the mean points per deal of A
 minus B's points in the same seats (Shelem), or the IMPs per board (Bridge,
 duplicate scoring, nobody vulnerable), with a 95% confidence interval over
 deals, and the median and 95th percentile time of a bot decision (``auto``
-decisions are not timed). The last line is the summary, e.g.
+and ``careful`` decisions are not timed). The last line is the summary, e.g.
 
     arena hokm4 strong vs auto: deals=400 rate=0.634 ci95=0.601-0.667 p50_ms=41 p95_ms=180
 """
@@ -31,10 +35,11 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from games import bots, engine  # noqa: E402
+from games.bots import careful  # noqa: E402
 from games.engine import CHANCE  # noqa: E402
 from games.engine.bridge import score_contract  # noqa: E402
 
-SETTINGS = ("auto", *bots.LEVELS)
+SETTINGS = ("auto", "careful", "mc", *bots.LEVELS)
 METRIC = {"hokm4": "rate", "hokm2": "rate", "shelem4": "points_per_deal", "shelem2": "points_per_deal"}
 IMP_TABLE = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000)
 IMP_TABLE += (2250, 2500, 3000, 3500, 4000)
@@ -82,12 +87,15 @@ def play_table(game, rules, decks, setting_of_side, seed, times):
             continue
         seat = min(seats)
         setting = setting_of_side[game.team_of(seat)]
-        if setting == "auto":
+        if setting == "auto" or setting == "careful" and not game.name.startswith("hokm"):
             action = game.auto_action(state, seat)
+        elif setting == "careful":
+            action = careful.choose(game.view(state, seat), seat)
         else:
             view = game.view(state, seat)
+            level, method = ("strong", "mc") if setting == "mc" else (setting, None)
             t0 = time.perf_counter()
-            action = bots.choose(game.name, view, seat, level=setting, seed=seed * 1000 + steps)
+            action = bots.choose(game.name, view, seat, level=level, seed=seed * 1000 + steps, method=method)
             times.append((time.perf_counter() - t0) * 1000)
         state, _ = game.apply(state, seat, action)
         steps += 1

@@ -41,7 +41,7 @@ from games.errors import PlayError
 from games.fairdeal import FairnessError
 from games.models import DealRecord, Match
 
-from . import broadcast, heartbeats, presence, protocol
+from . import broadcast, heartbeats, hints, presence, protocol
 from . import services as room_service
 from .db import db
 from .models import Room, Seat
@@ -660,6 +660,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def on_hide_reactions(self, frame):
         """R-5: the viewer's eye; while hidden, throws are not sent to this connection at all."""
         self.hide_reactions = frame.hide
+
+    async def on_hint(self, frame):
+        """Issue 38: a learner's hint, practice matches only (rooms/hints.py)."""
+        self._need_user()
+        hint = await self._run(hints.hint_frame, self.match_id, self.user, self.language)
+        await self.send_json({**hint, "ref": frame.ref})
 
     async def table_throw(self, message):
         if self.hide_reactions:

@@ -231,6 +231,13 @@ class HideReactions(_Shape):
     ref: Ref = None
 
 
+class Hint(_Shape):
+    """Issue 38: the strong bot's choice for the asker's seat, in a practice match only (rooms/hints.py)."""
+
+    type: Literal["hint"]
+    ref: Ref = None
+
+
 FRAMES = (
     Ping,
     Sync,
@@ -248,6 +255,7 @@ FRAMES = (
     Tea,
     Throw,
     HideReactions,
+    Hint,
 )
 """Every client frame type, in the order docs/protocol.md lists them."""
 
@@ -269,7 +277,8 @@ ClientFrame = Annotated[
     | FairReveal
     | Tea
     | Throw
-    | HideReactions,
+    | HideReactions
+    | Hint,
     Field(discriminator="type"),
 ]
 _adapter = TypeAdapter(ClientFrame)

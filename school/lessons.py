@@ -869,6 +869,10 @@ L9 = Lesson(
 
 LESSONS: dict[int, Lesson] = {lesson.number: lesson for lesson in (L1, L2, L3, L4, L5, L6, L7, L8, L9)}
 
+from .lessons_more import MORE  # noqa: E402 - issue 38: Shelem and Bridge, built on the steps above
+
+LESSONS.update((lesson.number, lesson) for lesson in MORE)
+
 
 def check(number: int, step: int, answer) -> Verdict:
     """The lesson's verdict on ``answer`` at ``step`` (raises BadAnswer, KeyError, IndexError)."""

@@ -35,8 +35,14 @@ def choose(
     level: str = DEFAULT_LEVEL,
     seed: int = 0,
     budget_ms: float | None = None,
+    method: str | None = None,
 ) -> dict:
-    """A legal action for ``seat`` chosen from its ``view`` alone."""
+    """A legal action for ``seat`` chosen from its ``view`` alone.
+
+    ``method`` (optional) names the Hokm card search: ``"dd"`` (double dummy,
+    the strong level's default in hokm4) or ``"mc"`` (rule-based playouts, the
+    other levels' and the strong level's before issue 38).
+    """
     legal = view.get("legal") or []
     if not legal:
         raise ValueError(f"seat {seat} has nothing to do in this view")
@@ -48,7 +54,8 @@ def choose(
     if game_name in ("hokm4", "hokm2"):
         from . import hokm
 
-        action = hokm.choose(view, seat, samples, budget, rng)
+        dd = (method or ("dd" if level == "strong" else "mc")) == "dd"
+        action = hokm.choose(view, seat, samples, budget, rng, dd)
     elif game_name in ("shelem4", "shelem2"):
         from . import shelem
 

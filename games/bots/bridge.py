@@ -272,8 +272,16 @@ def _rebid(pts, ln, mine, ours, partner_calls, legal, view, seat) -> str:
         target = f"3{strain}"
     else:
         target = None
+    part = _part_score(view, seat)
+    if part and strain in ("S", "H", "D", "C", "NT") and ours_pts < 33:
+        # rubber bridge (B-5): a part-score below the line makes a lower contract a game
+        level = _game_level(strain, part)
+        if ours_pts >= 25 or (ours_pts >= 20 and level <= 3):
+            target = f"{level}{strain}"
     if target and target in legal:
         return target
+    if part and target:
+        return "P"  # the game is already bid
     if target is None and mine and partner_calls:
         # part score: show a six-card suit or a second suit once, otherwise pass
         my_bids = [m for m in mine if m[0].isdigit()]
@@ -289,6 +297,24 @@ def _rebid(pts, ln, mine, ours, partner_calls, legal, view, seat) -> str:
             if balanced(ln) and partner_calls[-1][:1] == "1":
                 return _cheapest("NT", legal) or "P"
     return "P"
+
+
+TRICK_POINTS = {"C": 20, "D": 20, "H": 30, "S": 30, "NT": 30}
+
+
+def _part_score(view, seat) -> int:
+    """The points below the line of the seat's side in the current game (B-5), from the view's score."""
+    below = ((view.get("score") or {}).get("below")) or [[], []]
+    return sum(int(e.get("points", 0)) for e in below[team_of(seat, 4)])
+
+
+def _game_level(strain: str, part: int) -> int:
+    """The lowest level of ``strain`` whose trick points bring ``part`` to a game (100, B-5)."""
+    for level in range(1, 8):
+        points = TRICK_POINTS[strain] * level + (10 if strain == "NT" else 0)
+        if part + points >= 100:
+            return level
+    return 7
 
 
 def _fit(ln, partner_calls, mine) -> str | None:
@@ -473,7 +499,11 @@ def choose_card(view, seat, samples, budget: Budget, rng: Rng) -> dict:
         deal.first = Player.find("NESW"[first - 1])
         for x in trick:
             deal.play(x["card"][1] + x["card"][0])
-        for card, tricks in solve_board(deal):
+        from .hokm_dd import SOLVER_LOCK  # one DDS thread slot, shared with the Hokm search
+
+        with SOLVER_LOCK:
+            solved = list(solve_board(deal))
+        for card, tricks in solved:
             name = card.rank.abbr + SUIT_LETTER[card.suit.name]
             if name in totals:
                 totals[name] += tricks

@@ -20,6 +20,7 @@ from games.engine import hokm_fast as hf
 from games.engine.cards import CARD_INDEX, SUITS
 from games.engine.seats import partner
 
+from . import careful, hokm_dd
 from .clock import Budget
 from .rng import Rng
 
@@ -275,7 +276,7 @@ def _value(tricks, side) -> float:
 class _Knowledge:
     """The seat's view of a play-phase round as masks: what is known, what must be dealt."""
 
-    def __init__(self, view: dict, seat: int):
+    def __init__(self, view: dict, seat: int, reads: bool = True):
         n = view["players"]
         me = seat - 1
         self.n = n
@@ -325,7 +326,7 @@ class _Knowledge:
             self._last_hand(tr, voids, n, t)
         self.hard_voids = list(voids)
         rules = view.get("rules") or {}
-        if READ_PLAIN and not (rules.get("early_play") or rules.get("lead_run")):
+        if reads and READ_PLAIN and not (rules.get("early_play") or rules.get("lead_run")):
             mine_side = TEAM[n][me]
             for tr in tricks + [self.trick]:
                 self._plain_reads(tr, voids, n, t, mine_side)
@@ -585,14 +586,15 @@ def _equivalent_groups(cards: list[int], gone: int) -> list[int]:
     return reps
 
 
-def choose_card(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dict:
+def choose_card(view: dict, seat: int, samples: int, budget: Budget, rng: Rng, dd: bool = False) -> dict:
     legal = view["legal"]
     plays = [a for a in legal if a["type"] == "play"]
     if not plays:
         return legal[0]
     if len(plays) == 1:
         return plays[0]
-    know = _Knowledge(view, seat)
+    use_dd = dd and hokm_dd.applicable(view)
+    know = _Knowledge(view, seat, reads=not use_dd or hokm_dd.READ_PLAIN)
     side = TEAM[know.n][seat - 1]
     gone = know.played_past
     for _s, c in know.trick:
@@ -601,6 +603,12 @@ def choose_card(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -
     cards = _equivalent_groups(all_cards, gone)
     if len(cards) == 1:
         best = cards[0]
+    elif use_dd:
+        # perfect-information Monte Carlo: each sampled world solved double dummy (``hokm_dd``);
+        # the careful player's card breaks a tie (cards of the same worth in every world)
+        pick = CARD_INDEX[careful.choose_card(view, seat)["card"]]
+        prior = {j: 1e-6 for j, c in enumerate(cards) if c == pick}
+        best = hokm_dd.search(know, cards, side, samples, budget, rng, prior)
     else:
 
         def base(_k):
@@ -790,7 +798,8 @@ def choose_draft(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) 
     return _search([take, refuse], base, branch, samples, budget, side)
 
 
-def choose(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dict:
+def choose(view: dict, seat: int, samples: int, budget: Budget, rng: Rng, dd: bool = False) -> dict:
+    """The seat's action; ``dd``: play the cards of hokm4 by double-dummy search (``hokm_dd``)."""
     phase = view["phase"]
     if phase == "trump":
         # once a round, and the round turns on it: three times the budget
@@ -798,5 +807,5 @@ def choose(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dic
     if phase == "draft":
         return choose_draft(view, seat, samples, budget, rng)
     if phase == "play":
-        return choose_card(view, seat, samples, budget, rng)
+        return choose_card(view, seat, samples, budget, rng, dd)
     return view["legal"][0]

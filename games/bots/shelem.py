@@ -334,6 +334,23 @@ def _take(n, jokers, hands, cols, who, pool, k):
     return best
 
 
+MATCH_WORTH = 1.0
+"""SH-11 near the cap: a round that ends the match is worth ``MATCH_WORTH`` times the cap more (won) or less
+(lost) than its points. A side near the cap wins by defending (the points it takes are its own) and can lose it
+by a failed bid; a side near minus the cap loses the match by a failed bid. Far from the cap nothing changes."""
+
+
+def _match_worth(sc, side: int, totals, cap: int) -> float:
+    """The round's score difference for ``side``, plus the match's worth when the round ends it (SH-11)."""
+    worth = float(sc[side] - sc[1 - side])
+    if not cap:
+        return worth
+    mine, theirs = totals[side] + sc[side], totals[1 - side] + sc[1 - side]
+    if (max(mine, theirs) >= cap or min(mine, theirs) <= -cap) and mine != theirs:
+        worth += MATCH_WORTH * cap * (1 if mine > theirs else -1)
+    return worth
+
+
 def choose_bid(view, seat, samples, budget, rng) -> dict:
     """SH-3: bid the next amount when playing it is worth more than defending what stands.
 
@@ -362,6 +379,8 @@ def choose_bid(view, seat, samples, budget, rng) -> dict:
     amount = bids[0]["amount"]
     high = view["high_bid"]
     them = high_bidder - 1 if high_bidder is not None else None
+    totals = list((view.get("score") or {}).get("totals") or [0, 0])
+    cap = (view.get("rules") or {}).get("cap") or 0
     bid_total = 0.0
     pass_total = 0.0
     done = 0
@@ -369,11 +388,11 @@ def choose_bid(view, seat, samples, budget, rng) -> dict:
         hands, cols, widow = _auction_worlds(view, seat, rng, jokers)
         mine_take = _take(n, jokers, hands, cols, me, mine | widow, k) - MARGIN
         sc = side_scores(side, amount, mine_take, jokers)
-        bid_total += sc[side] - sc[1 - side]
+        bid_total += _match_worth(sc, side, totals, cap)
         if them is not None:
             their_take = _take(n, jokers, hands, cols, them, hands[them] | widow, k) - MARGIN
             sc = side_scores(1 - side, high, their_take, jokers)
-            pass_total += sc[side] - sc[1 - side]
+            pass_total += _match_worth(sc, side, totals, cap)
         done += 1
     if amount <= max_bid(jokers) and bid_total > pass_total:
         return bids[0]

@@ -38,6 +38,15 @@ CASES = [
     (9, 0, "D", "C", "middle_suit", "H4-X1"),
     (9, 1, "8C", "AD", "must_follow_suit", "H4-X2"),
     (9, 2, "C", "S", "bad_run", "H4-X3"),
+    # issue 38: Shelem (shelem4's engine) and Bridge (the bridge engine)
+    (10, 0, 30, 25, "wrong_points", "SH-9"),
+    (10, 1, 125, 120, "bid_not_higher", "SH-3"),
+    (10, 2, -120, -240, "wrong_score", "SH-10"),
+    (10, 3, "RJ", "BJ", "not_the_winner", "SH-7"),
+    (11, 0, "2C", "1NT", "lower_bid", "B-2"),
+    (11, 1, 1, 3, "not_declarer", "B-3"),
+    (11, 2, 2, 4, "wrong_leader", "B-4"),
+    (11, 3, 60, 90, "wrong_score", "B-5"),
 ]
 
 
@@ -50,9 +59,9 @@ def test_each_step_accepts_the_right_move_and_refuses_the_wrong_one(lesson, step
     assert bad.message and bad.message != good.message
 
 
-def test_every_step_of_the_nine_lessons_is_covered():
+def test_every_step_of_the_eleven_lessons_is_covered():
     covered = {(lesson, step) for lesson, step, *_ in CASES}
-    assert sorted(LESSONS) == list(range(1, 10))
+    assert sorted(LESSONS) == list(range(1, 12))
     assert covered == {(n, i) for n, lesson in LESSONS.items() for i in range(len(lesson.steps))}
 
 
@@ -157,9 +166,9 @@ def test_each_lesson_page_shows_its_scenes(client, number):
 
 
 @pytest.mark.django_db
-def test_there_is_no_tenth_lesson(client):
-    assert client.get("/school/10/").status_code == 404
-    assert client.post("/school/10/check/", "{}", content_type="application/json").status_code == 404
+def test_there_is_no_twelfth_lesson(client):
+    assert client.get("/school/12/").status_code == 404
+    assert client.post("/school/12/check/", "{}", content_type="application/json").status_code == 404
 
 
 def test_the_lesson_script_finds_every_word_it_writes():
@@ -204,3 +213,26 @@ def test_a_verdict_does_not_repeat_the_word_the_page_puts_before_it(lang):
             for answer in (right, wrong):
                 message = check(lesson, step, answer).message
                 assert not any(message.startswith(head) for head in heads), (lang, lesson, step, message)
+
+
+def test_sh_3_the_auction_step_asks_the_real_engine():
+    """SH-3: the step's auction is a real shelem4 auction at 120: 125 is legal there, 115 and 120 are not."""
+    from school.lessons_more import _auction_state
+
+    game, state, seat = _auction_state()
+    legal = {a["amount"] for a in game.view(state, seat)["legal"] if a["type"] == "bid"}
+    assert 125 in legal and 120 not in legal and 115 not in legal
+    with pytest.raises(BadAnswer):
+        check(10, 1, 130)  # not a choice of the step
+
+
+@pytest.mark.parametrize("number", [10, 11])
+def test_the_shelem_and_bridge_lessons_speak_persian_and_english(number):
+    for lang in ("fa", "en"):
+        with translation.override(lang):
+            lesson = LESSONS[number]
+            texts = [str(lesson.title), str(lesson.intro)] + [s.scene_json()["prompt"] for s in lesson.steps]
+        if lang == "fa":
+            assert all(re.search("[\u0600-\u06ff]", t) for t in texts), texts
+        else:
+            assert not any(re.search("[\u0600-\u06ff]", t) for t in texts), texts

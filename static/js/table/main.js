@@ -10,6 +10,8 @@ import { Renderer } from "./render.js";
 import { FairTable } from "./fair.js";
 import { TeaTable } from "./tea.js"; // H4-X4
 import { Throws } from "./throws.js"; // H4-X5
+import { Hints } from "./hint.js"; // issue 38
+import { explainCalls } from "./meanings.js"; // issue 38: Bridge calls explained
 
 const ROUND_BANNER_MS = 3500;
 const ROUND_BANNER_DELAY_MS = 800;
@@ -65,6 +67,7 @@ class App {
     this.renderer = new Renderer(this);
     this.tea = new TeaTable(this); // H4-X4: tea with the narrator
     this.throws = new Throws(this); // H4-X5: throwing things
+    this.hints = new Hints(this); // issue 38: a learner's hint in practice matches
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
     this.socket = new TableSocket(`${scheme}://${window.location.host}${this.cfg.wsPath}`, {
       onFrame: (frame) => this.onFrame(frame),
@@ -190,6 +193,9 @@ class App {
         break;
       case "throw":
         this.throws.onThrow(frame); // H4-X5
+        break;
+      case "hint":
+        this.hints.onHint(frame); // issue 38
         break;
       case "confirm_leave":
         this.renderer.openLeaveDialog(frame.cost, frame.points);
@@ -361,6 +367,7 @@ class App {
   render(ctx = {}) {
     this.renderer.render(ctx);
     if (this.tea) this.tea.render(); // H4-X4
+    if (this.game === "bridge") explainCalls(this.root, this); // issue 38
   }
 }
 

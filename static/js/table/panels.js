@@ -254,13 +254,14 @@ function sarsPanel(r) {
 export function auctionTable(view) {
   const calls = view.calls || [];
   const dealer = view.dealer || 1;
-  const cells = Array.from({ length: dealer - 1 }, () => "");
-  for (const c of calls) cells.push(callText(c.call));
+  const cells = Array.from({ length: dealer - 1 }, () => null);
+  calls.forEach((c, i) => cells.push({ text: callText(c.call), i })); // data-call-index: its meaning (meanings.js)
   const rows = [];
   for (let i = 0; i < Math.max(cells.length, 1); i += 4) rows.push(cells.slice(i, i + 4));
-  return h("table.auction", { dir: "ltr" },
+  return h("table.auction", { dir: "ltr", "data-dealer": String(dealer), "data-calls": calls.map((c) => c.call).join(",") },
     h("thead", null, h("tr", null, [1, 2, 3, 4].map((seat) => h("th", null, compassName(seat))))),
-    h("tbody", null, rows.map((row) => h("tr", null, [0, 1, 2, 3].map((i) => h("td", null, row[i] || ""))))));
+    h("tbody", null, rows.map((row) => h("tr", null, [0, 1, 2, 3].map((i) => (row[i]
+      ? h("td", { "data-call-index": String(row[i].i), tabindex: "0" }, row[i].text) : h("td", null, "")))))));
 }
 
 function callPanel(r, view, legal) {

@@ -911,6 +911,7 @@ export class Renderer {
     // H4-X4, H4-X5: ask for tea, throw something (tea.js, throws.js).
     if (app.tea) parts.push(...app.tea.footControls());
     if (app.throws) parts.push(...app.throws.footControls());
+    if (app.hints) parts.push(...app.hints.footControls()); // issue 38
     if (app.room) {
       // each viewer may hide reactions for himself (the eye).
       const hidden = app.reactionsHidden;
@@ -939,7 +940,7 @@ export class Renderer {
     const key = JSON.stringify([seated, app.mode, Math.ceil(Math.max(0, app.reactUntil - Date.now()) / 1000),
       app.connected, app.cfg.authenticated, app.reactionsHidden, soundEnabled(), fastPlay(),
       app.room && app.room.seats.map((s) => Boolean(s.user || s.bot)),
-      app.tea && app.tea.footKey(), app.throws && app.throws.footKey()]);
+      app.tea && app.tea.footKey(), app.throws && app.throws.footKey(), app.hints && app.hints.footKey()]);
     if (key === this.footKey) return;
     this.footKey = key;
     fill(foot, parts);

@@ -1,0 +1,157 @@
+"""Issue 38: Hokm for four solved double dummy (games/bots/hokm_dd.py) and the careful yardstick."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import bots, engine
+from games.bots import careful, hokm_dd
+from games.engine import hokm_fast as hf
+
+pytestmark = pytest.mark.skipif(not hokm_dd.HAVE_DDS, reason="endplay (DDS) is not installed")
+
+
+def _wins(fs: hf.FastHokm, side: int) -> bool:
+    """Exhaustive search: does ``side`` reach 7 tricks first (H4-4) with best play by everyone?"""
+    if fs.over:
+        return fs.tricks[side] >= hf.TRICKS_TO_WIN
+    mover = hf.TEAM[4][fs.turn] == side
+    legal = hf.legal_mask(fs)
+    for c in range(52):
+        if legal >> c & 1:
+            nxt = fs.copy()
+            hf.play(nxt, c)
+            if _wins(nxt, side) == mover:
+                return mover
+    return not mover
+
+
+def _endgame(rng: random.Random, left: int, on_table: int) -> hf.FastHokm:
+    cards = list(range(52))
+    rng.shuffle(cards)
+    ours = rng.randint(13 - left - 6, 6)
+    fs = hf.FastHokm.__new__(hf.FastHokm)
+    fs.n = 4
+    fs.hands = [hf.cards_to_mask(hf.CARDS[c] for c in cards[left * p : left * p + left]) for p in range(4)]
+    fs.trump = rng.randrange(4)
+    fs.turn = fs.leader = fs.hakem = rng.randrange(4)
+    fs.trick = []
+    fs.best = fs.best_seat = -1
+    fs.tricks = [ours, 13 - left - ours]
+    fs.played = 0
+    fs.early = [-1] * 4
+    fs.run_seat = -1
+    fs.run = []
+    fs.over = False
+    for _ in range(on_table):
+        legal = [c for c in range(52) if hf.legal_mask(fs) >> c & 1]
+        hf.play(fs, rng.choice(legal))
+    return fs
+
+
+@pytest.mark.parametrize("on_table", [0, 1, 2, 3])
+def test_h4_4_the_solver_agrees_with_exhaustive_search(on_table):
+    """C-3, C-4, H4-4: for every card of the seat to act, DDS's "reaches 7 first" is the exhaustive answer."""
+    rng = random.Random(38 + on_table)
+    for _ in range(40):
+        fs = _endgame(rng, 3, on_table)
+        side = hf.TEAM[4][fs.turn]
+        need = hf.TRICKS_TO_WIN - fs.tricks[side]
+        solved = hokm_dd._winners(hokm_dd._deal(fs), need)
+        legal = hf.legal_mask(fs)
+        for c in range(52):
+            if legal >> c & 1:
+                nxt = fs.copy()
+                hf.play(nxt, c)
+                assert bool(solved >> c & 1) == _wins(nxt, side), (fs, hf.CARDS[c])
+        assert solved & ~legal == 0  # only legal cards (C-3)
+
+
+def _play_views(name: str, rounds: int, seed: int):
+    """Views of seats to act in play, from rounds played by auto_action."""
+    game = engine.get(name)
+    rng = random.Random(seed)
+    for _ in range(rounds):
+        state = game.new_match(game.validate_rules({}))
+        while not game.round_over(state):
+            seats = game.to_act(state)
+            if engine.CHANCE in seats:
+                kind, cards = game.pending_chance(state)
+                deck = list(cards)
+                rng.shuffle(deck)
+                state, _ = game.apply(state, engine.CHANCE, {"type": kind, "deck": deck})
+                continue
+            seat = min(seats)
+            view = game.view(state, seat)
+            if view["phase"] == "play":
+                yield view, seat
+            state, _ = game.apply(state, seat, game.auto_action(state, seat))
+
+
+def test_c3_the_strong_level_plays_legal_cards_by_double_dummy():
+    seen = 0
+    for view, seat in _play_views("hokm4", 3, 5):
+        assert hokm_dd.applicable(view)
+        action = bots.choose("hokm4", view, seat, level="strong", seed=seen, budget_ms=60)
+        assert action in view["legal"]
+        seen += 1
+    assert seen > 20
+
+
+def test_h4_x2_x3_table_rules_fall_back_to_playouts():
+    view = {"players": 4, "phase": "play", "rules": {"early_play": True}}
+    assert not hokm_dd.applicable(view)
+    assert not hokm_dd.applicable({"players": 2, "phase": "play", "rules": {}})
+    assert hokm_dd.applicable({"players": 4, "phase": "play", "rules": {"middle_card": True}})
+
+
+@pytest.mark.parametrize("name", ["hokm4", "hokm2"])
+def test_c3_the_careful_player_plays_legal_cards_from_its_view(name):
+    count = 0
+    for view, seat in _play_views(name, 6, 9):
+        assert careful.choose(view, seat) in view["legal"]
+        count += 1
+    assert count > 30
+
+
+def test_careful_lets_the_partners_sure_winner_stand():
+    """Keep the partner's winner: partner's ace of a plain suit, nothing higher out, last to play."""
+    view = {
+        "players": 4,
+        "phase": "play",
+        "trump": "H",
+        "hand": ["KS", "3S", "2C"],
+        "past_tricks": [],
+        "trick": [{"seat": 1, "card": "5S"}, {"seat": 2, "card": "AS"}, {"seat": 3, "card": "4S"}],
+        "legal": [{"type": "play", "card": "KS"}, {"type": "play", "card": "3S"}],
+    }
+    assert careful.choose(view, 4) == {"type": "play", "card": "3S"}
+
+
+def test_two_threads_solving_at_once_get_the_answers_of_one():
+    """The server's bot pool has two threads: DDS's one slot is shared under a lock, answers unchanged."""
+    import threading
+
+    rng = random.Random(7)
+    positions = [_endgame(rng, 5, rng.randrange(4)) for _ in range(30)]
+
+    def solve_all():
+        return [
+            hokm_dd._winners(hokm_dd._deal(fs), hf.TRICKS_TO_WIN - fs.tricks[hf.TEAM[4][fs.turn]])
+            for fs in positions
+        ]
+
+    alone = solve_all()
+    out = [None, None]
+
+    def run(i):
+        out[i] = solve_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert out[0] == alone and out[1] == alone
