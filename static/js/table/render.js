@@ -1,6 +1,6 @@
 // Everything the table shows, rebuilt from the app's state. Seats use
 // physical sides (geometry.js); text and panels follow the page direction.
-import { cardBack, cardFace, cardLabel, cardText, SUIT_SYMBOL, suitName } from "./cards.js";
+import { cardBack, cardFace, cardLabel, cardsText, cardText, SUIT_SYMBOL, suitName } from "./cards.js";
 import { fill, h, icon, prefersReducedMotion } from "./dom.js";
 import { seatPositions } from "./geometry.js";
 import { fmt, gettext, isolate, ngettext, num, score, signed } from "./i18n.js";
@@ -670,7 +670,7 @@ export class Renderer {
       if (own) {
         // His own card, face up and marked, played when his turn comes; a tap takes it back.
         const back = app.legalOf("take_back").length > 0;
-        title = fmt(gettext("Your %(card)s lies face down; it is played when your turn comes."), { card: cardText(mine) });
+        title = fmt(gettext("Your %(card)s lies face down; it is played when your turn comes."), { card: cardsText(mine) });
         face = cardFace(mine, { button: back, label: back ? `${label}. ${gettext("Take back")}` : label });
         if (back) {
           tag = gettext("Take back");
