@@ -129,6 +129,10 @@ export class Renderer {
       this.el.sheetToggle.addEventListener("click", () => {
         this.sheet.toggle();
         this.el.sheetToggle.setAttribute("aria-expanded", this.sheet.open ? "true" : "false");
+        // A phone keeps the sheet below the table (table.css): bring it into view.
+        if (this.sheet.open && getComputedStyle(this.el.sheet).position === "static") {
+          this.el.sheet.scrollIntoView({ block: "nearest" });
+        }
       });
     }
   }
