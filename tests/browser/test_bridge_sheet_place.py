@@ -126,7 +126,9 @@ def test_b5_the_sheet_opens_by_itself_only_when_the_rubber_ends_and_covers_no_se
     page.evaluate(WATCH)
     out = on_site(RESUME, str(played["match"]), "end", extra_env={"ROUND_PAUSE": "0"}, timeout=400)
     assert out["status"] == "finished"
-    wait_until(lambda: page.evaluate("() => window.takhteh.app.liveFrame.status") == "finished", message="the end")
+    wait_until(
+        lambda: page.evaluate("() => window.takhteh.app.liveFrame.status") == "finished", message="the end"
+    )
     wait_until(lambda: page.locator("[data-sheet]").is_visible(), message="the sheet at the rubber's end")
     shown = page.evaluate("() => window.__sheetShown")
     assert shown and all(s["over"] for s in shown), shown  # never by itself before the rubber was over
