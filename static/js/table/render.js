@@ -242,6 +242,20 @@ export class Renderer {
         h("a.btn.btn-ghost", { href: app.cfg.loginUrl }, gettext("Sign in")));
       return;
     }
+    if (app.connected && app.socket.stalled) {
+      // R-4: the socket is open but the server has not answered since a heartbeat was missed:
+      // the others see this player "connecting"; he is told, before the socket is dropped.
+      banner.hidden = false;
+      banner.dataset.state = "stalled";
+      fill(banner,
+        h("span.spinner", { "aria-hidden": "true" }),
+        h("strong", { "data-testid": "stalled-banner" }, gettext("The table is not answering.")), " ",
+        h("span", null, gettext("The other players see you as connecting; your cards wait until the table is back.")), " ",
+        h("button.btn.btn-ghost.btn-small", { type: "button", onclick: () => app.socket.drop() },
+          gettext("Retry now")));
+      return;
+    }
+    delete banner.dataset.state;
     if (app.connected || !this.everOpen) {
       banner.hidden = true;
       return;
@@ -410,9 +424,11 @@ export class Renderer {
         : h("div.avatar", { "aria-hidden": "true", style: { "--hue": hue(name) } }, initials(name));
     const ring = h("div.ring", { "aria-hidden": "true", html:
       '<svg viewBox="0 0 48 48"><circle class="ring-bg" cx="24" cy="24" r="22"/><circle class="ring-fg" cx="24" cy="24" r="22"/></svg>' });
-    const presence = empty ? null : h(`span.presence.presence-${seat.presence}`, {
-      title: presenceText(seat.presence), "data-testid": `presence-${n}`,
-    }, h("span.sr-only", null, presenceText(seat.presence)));
+    // R-4: one's own seat shows "connecting" as the others see it while the server does not answer.
+    const shown = mine && app.socket.stalled ? "connecting" : seat.presence;
+    const presence = empty ? null : h(`span.presence.presence-${shown}`, {
+      title: presenceText(shown), "data-testid": `presence-${n}`,
+    }, h("span.sr-only", null, presenceText(shown)));
 
     // Bid / call bubble above the avatar (SH-3; bridge calls).
     let bubble = null;
