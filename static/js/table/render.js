@@ -208,6 +208,10 @@ export class Renderer {
     btn.textContent = this.lastOpen ? gettext("Back to the trick") : gettext("Last trick");
     this.el.last.hidden = !this.lastOpen;
     this.el.center.classList.toggle("showing-last", this.lastOpen);
+    if (!this.lastOpen) {
+      this.el.center.querySelectorAll(".last-caption").forEach((el) => el.remove());
+      this.lastBuilt = null; // built again, caption and all, when opened again
+    }
     if (!this.lastOpen || this.lastBuilt === key) return;
     this.lastBuilt = key;
     const seen = {};
@@ -218,7 +222,11 @@ export class Renderer {
       if (seat === last.winner) wrap.classList.add("winner");
       return wrap;
     });
-    fill(this.el.last, cards, h("p.last-caption", { "data-testid": "last-trick-caption" },
+    fill(this.el.last, cards);
+    // The caption sits in the middle's corner under the button, not under the trick, where it
+    // covered the player's own name (issue 34).
+    this.el.center.querySelectorAll(".last-caption").forEach((el) => el.remove());
+    this.el.lastBtn.after(h("p.last-caption", { "data-testid": "last-trick-caption" },
       fmt(gettext("Last trick: %(name)s took it"), { name: isolate(app.name(last.winner)) })));
   }
 
