@@ -36,7 +36,7 @@ BUILD = """async () => {
 
 # The left edge of every Q, K and ♠ glyph drawn in a button, in the order they are drawn left to right.
 GLYPHS = """(id) => {
-  const button = document.getElementById(id);
+  const button = document.getElementById(id) || document.querySelector(id);
   const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
   const found = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -66,6 +66,29 @@ def test_h4_x3_a_run_named_in_a_sentence_keeps_its_cards_order(people, lang):
         assert page.evaluate(GLYPHS, "with-helper") == "QSKS"
         assert page.locator("#with-helper bdi[dir=ltr]").inner_text() == "Q\u2660\ufe0e K\u2660\ufe0e"
         page.locator("#with-helper").screenshot(path=str(ana.shot(f"run-button-{lang}-{size}", settle=False)))
+
+
+OFFER_RUN = """(run) => { const a = window.takhteh.app; const f = JSON.parse(JSON.stringify(a.frame));
+    f.full = true; f.events = []; f.view.run = null; f.view.legal = [...f.view.legal, run]; a.onFrame(f); }"""
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_h4_x3_the_tables_run_button_keeps_its_cards_order(people, lang):
+    """The real run button of the table's panel (a frame of this page with a run added to its
+    legal actions, as tests/browser/test_hokm_table_rules.py offers one)."""
+    from .conftest import ROOM_URL, wait_until
+
+    ana = people("ana", lang=lang, viewport=PHONE)
+    page = ana.goto("/")
+    page.locator("[data-testid=practice-hokm4]").click()
+    page.wait_for_url(ROOM_URL)
+    wait_until(lambda: page.evaluate("() => Boolean(window.takhteh.app.liveFrame)"), message="the match")
+    page.evaluate(OFFER_RUN, {"type": "run", "cards": ["QS", "KS"]})
+    button = page.locator("[data-testid=run-0]")
+    button.wait_for()
+    assert page.evaluate(GLYPHS, "[data-testid=run-0]") == "QSKS"
+    assert button.locator("bdi[dir=ltr]").count() == 1
+    ana.shot(f"run-button-table-{lang}-phone")
 
 
 def test_the_table_builds_its_run_button_with_the_helper():
