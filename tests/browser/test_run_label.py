@@ -75,20 +75,21 @@ OFFER_RUN = """(run) => { const a = window.takhteh.app; const f = JSON.parse(JSO
 @pytest.mark.parametrize("lang", ["fa", "en"])
 def test_h4_x3_the_tables_run_button_keeps_its_cards_order(people, lang):
     """The real run button of the table's panel (a frame of this page with a run added to its
-    legal actions, as tests/browser/test_hokm_table_rules.py offers one)."""
-    from .conftest import ROOM_URL, wait_until
+    legal actions, as tests/browser/test_hokm_table_rules.py offers one), at a table where
+    nothing moves meanwhile (the other seats' players have no browser, the clock is long)."""
+    from .conftest import unique, wait_until
+    from .onsite import play_on_site
 
     ana = people("ana", lang=lang, viewport=PHONE)
-    page = ana.goto("/")
-    page.locator("[data-testid=practice-hokm4]").click()
-    page.wait_for_url(ROOM_URL)
+    played = play_on_site("hokm4", {"turn_seconds": 60}, "rounds:0", ana.name, *(unique(s) for s in "bcd"))
+    page = ana.goto(f"/rooms/{played['code']}/")
     wait_until(lambda: page.evaluate("() => Boolean(window.takhteh.app.liveFrame)"), message="the match")
     page.evaluate(OFFER_RUN, {"type": "run", "cards": ["QS", "KS"]})
     button = page.locator("[data-testid=run-0]")
     button.wait_for()
     assert page.evaluate(GLYPHS, "[data-testid=run-0]") == "QSKS"
     assert button.locator("bdi[dir=ltr]").count() == 1
-    ana.shot(f"run-button-table-{lang}-phone")
+    button.screenshot(path=str(ana.shot(f"run-button-table-{lang}-phone", settle=False)))
 
 
 def test_the_table_builds_its_run_button_with_the_helper():
