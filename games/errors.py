@@ -49,6 +49,9 @@ MESSAGES = {
     "wrong_phase": _("That is not possible at this point of the game."),
     "must_follow_suit": _("You must follow the suit led."),
     "not_in_hand": _("That card is not in your hand."),
+    # Shelem for two (S2-2, S2-4): a card of the wrong kind for this point of the trick.
+    "column_card_due": _("A column card is due now: play the face-up top card of one of your columns."),
+    "hand_card_due": _("A hand card is due now: the trick's first two cards come from the hands."),
     "not_allowed": _("The table rules do not allow that."),
     "already_played": _("You have already played to this trick."),
     "bad_discard": _("Choose exactly the number of cards to put aside."),

@@ -159,9 +159,19 @@ def reset_store() -> None:
         _store = None
 
 
+MISSED_GRACE = 0.3
+"""R-4: a heartbeat is missed when none came for one interval and this share of one more
+(network jitter, the batched writes of rooms/heartbeats.py: at most a second)."""
+
+
 def state(beat: float, now: float) -> str:
-    """connected: a heartbeat within two heartbeat intervals; connecting: an older one not expired yet."""
-    return CONNECTED if now - beat <= 2 * heartbeat_seconds() + 1 else CONNECTING
+    """connected: a heartbeat within one interval (and a little grace); connecting: from the
+    first missed heartbeat until the entry expires (PRESENCE_TTL), then disconnected.
+
+    Issue 34: "connected" lasted two intervals, so a cut-off player went from connected
+    straight to disconnected (the room's check, every half heartbeat at best, rarely fell in
+    the four seconds of "connecting" left before the 25 s limit)."""
+    return CONNECTED if now - beat <= heartbeat_seconds() * (1 + MISSED_GRACE) else CONNECTING
 
 
 def fingerprint(room: str, now: float | None = None) -> tuple:
@@ -185,7 +195,7 @@ def _reduced(entries: list, now: float) -> tuple:
 def snapshot(room: str, seated: dict[int, str], now: float | None = None) -> dict:
     """Presence of each seat (``seated``: seat -> who) and the spectator count.
 
-    connected: a heartbeat within two heartbeat intervals; connecting: an
+    connected: a heartbeat within one interval (``state``); connecting: an
     older one that has not expired yet (a tab that is reconnecting or
     stalled); disconnected: none.
     """

@@ -195,6 +195,10 @@ class _Shelem(Game):
         """The cards ``seat`` may choose from at this point of the trick."""
         return state["hands"][seat - 1]
 
+    def _not_a_source(self, state: dict, seat: int, card) -> IllegalAction:
+        """The refusal of a card ``seat`` cannot play from where the trick now draws."""
+        return IllegalAction("not_in_hand", f"{card!r} is not a card you can play from now.")
+
     def _playable(self, state: dict, seat: int, cards: list[str] | None = None) -> list[str]:
         if cards is None:
             cards = self._sources(state, seat)
@@ -390,7 +394,7 @@ class _Shelem(Game):
         legal = self._playable(state, seat, sources)
         if card not in legal:
             if card not in sources:
-                raise IllegalAction("not_in_hand", f"{card!r} is not a card you can play from now.")
+                raise self._not_a_source(state, seat, card)
             if self._joker_duty(state, seat, sources):
                 raise IllegalAction("must_play_joker", f"The first trick's joker duty: play {legal[0]}.")
             raise IllegalAction("must_follow_suit", "You must follow the suit led.")
@@ -726,6 +730,14 @@ class Shelem2(_Shelem):
         if len(state["trick"]) < 2:
             return state["hands"][seat - 1]
         return self._tops(state, seat)
+
+    def _not_a_source(self, state: dict, seat: int, card) -> IllegalAction:
+        # S2-2/S2-4: a card of the right kind in the wrong phase says which kind is due.
+        if len(state["trick"]) >= 2 and card in state["hands"][seat - 1]:
+            return IllegalAction("column_card_due", f"{card!r} is in your hand: a column card is due (S2-4).")
+        if len(state["trick"]) < 2 and card in self._tops(state, seat):
+            return IllegalAction("hand_card_due", f"{card!r} is a column card: a hand card is due (S2-2).")
+        return super()._not_a_source(state, seat, card)
 
     def _take_card(self, s: dict, seat: int, card: str) -> None:
         if len(s["trick"]) < 2:

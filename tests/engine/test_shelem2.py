@@ -160,7 +160,7 @@ def test_s2_4_the_column_phase_plays_face_up_tops_only():
     state, _ = play(SH2, state, "7S", "2S")
     assert SH2.to_act(state) == {1}  # the same leader, now from his columns
     assert legal_cards(SH2, state) == ["3C", "AC", "KH"]  # no spade among the tops: any top
-    refused(SH2, state, 1, {"type": "play", "card": state["hands"][0][0]}, "not_in_hand")
+    refused(SH2, state, 1, {"type": "play", "card": state["hands"][0][0]}, "column_card_due")  # issue 34
     refused(SH2, state, 1, {"type": "play", "card": "5D"}, "not_in_hand")  # face down
     refused(SH2, state, 1, {"type": "play", "card": "9D"}, "not_in_hand")  # the opponent's
     state, _ = play(SH2, state, "KH")
@@ -325,3 +325,19 @@ def test_s2_1_views_and_the_public_view_hold_no_hand_card():
     mine = SH2.view(state, 1)
     assert cards_in(mine) == set(state["hands"][0])
     assert set(DECK54) - cards_in(mine) >= set(state["hands"][1]) | set(state["widow"])
+
+
+def test_s2_4_a_hand_card_in_the_column_phase_is_refused_saying_a_column_card_is_due():
+    """Issue 34: it said "That card is not in your hand" of a card in the hand."""
+    state = start2(
+        {1: ["7S", "8S"], 2: ["2S", "3S"]},
+        {1: [["KH", "5D"], ["AC"], ["3C"]], 2: [["9D"], ["QH"], ["4H"]]},
+        sars=True,
+    )
+    state, _ = play(SH2, state, "7S", "2S")
+    refused(SH2, state, 1, {"type": "play", "card": "8S"}, "column_card_due")
+    state, _ = play(SH2, state, "KH", "QH")
+    # S2-2: the next trick starts from the hands again; a column top is refused as such.
+    leader = SH2.to_act(state).pop()
+    top = next(c for c in SH2._tops(state, leader))
+    refused(SH2, state, leader, {"type": "play", "card": top}, "hand_card_due")

@@ -51,9 +51,12 @@ def test_someone_who_did_not_play_gets_a_404(client, charlie, played):
     assert client.get(f"/fair/{played.pk + 1000}/1/").status_code == 404
 
 
-def test_a_visitor_is_sent_to_sign_in(client, played):
-    response = client.get(f"/fair/{played.pk}/1/")
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+def test_f8_a_visitor_gets_the_same_answer_as_for_the_review_link(client, played):
+    """Issue 34: a signed-out visitor got a sign-in page here and a 404 for the review's link."""
+    fair = client.get(f"/fair/{played.pk}/1/")
+    review = client.get(f"/replays/{played.pk}/")
+    assert fair.status_code == review.status_code == 404
+    assert client.get(f"/fair/{played.pk + 1000}/1/").status_code == 404
 
 
 def test_an_unknown_round_is_a_404(client, alice, played):

@@ -208,3 +208,20 @@ def test_r_1_when_the_creator_leaves_a_guest_runs_the_room_and_an_empty_room_clo
     room_service.stand(room, bob)
     room.refresh_from_db()
     assert room.status == Room.Status.FINISHED  # nobody left: no longer an open table
+
+
+def test_r_4_connecting_from_the_first_missed_heartbeat_until_the_limit(settings):
+    """Issue 34: "connected" lasted 21 s, so tablemates almost never saw "connecting"."""
+    presence.reset_store()
+    store = presence.store()
+    now = time.time()
+    beat = presence.heartbeat_seconds()
+    store.touch("r-4-missed", "conn-1", "u:1", 1, now)
+    seated = {1: "u:1"}
+    assert presence.snapshot("r-4-missed", seated, now + beat)["seats"][1] == "connected"
+    assert (
+        presence.snapshot("r-4-missed", seated, now + beat + 4)["seats"][1] == "connecting"
+    )  # one beat missed
+    assert presence.snapshot("r-4-missed", seated, now + presence.ttl() - 0.5)["seats"][1] == "connecting"
+    assert presence.snapshot("r-4-missed", seated, now + presence.ttl() + 0.5)["seats"][1] == "disconnected"
+    store.drop("r-4-missed", "conn-1")

@@ -43,6 +43,40 @@ export function cardText(card) {
   return `${RANK_TEXT[card[0]] || card[0]}${SUIT_SYMBOL[card[1]]}`;
 }
 
+/**
+ * Cards named inside a sentence ("Lead the run Q♠ K♠"): the one helper for a card's
+ * label in mixed text. The cards are isolated left to right in a <bdi dir="ltr">, so
+ * a Persian (RTL) sentence keeps their order and each suit by its rank (issue 34: the
+ * run button read «سر اومدن با Q ♠K♠»). Returns the element; cardsText() is the same
+ * label for plain text (a title, a toast), isolated with LRI…PDI.
+ */
+export function cardsInline(cards) {
+  const list = Array.isArray(cards) ? cards : [cards];
+  return h("bdi.cards-inline", { dir: "ltr", "data-cards": list.join(" ") }, list.map(cardText).join(" "));
+}
+
+export function cardsText(cards) {
+  const list = Array.isArray(cards) ? cards : [cards];
+  return `\u2066${list.map(cardText).join(" ")}\u2069`;
+}
+
+/**
+ * A translated sentence with elements in it: fmtNodes(gettext("Lead the run %(cards)s"),
+ * {cards: cardsInline(run)}) -> [text, element, text] for h(...)'s children.
+ */
+export function fmtNodes(text, values) {
+  const out = [];
+  let last = 0;
+  for (const m of text.matchAll(/%\((\w+)\)s/g)) {
+    out.push(text.slice(last, m.index));
+    const value = values[m[1]];
+    out.push(value instanceof Node ? value : String(value));
+    last = m.index + m[0].length;
+  }
+  out.push(text.slice(last));
+  return out.filter((part) => part !== "");
+}
+
 function index(rank, suit, extra = "") {
   return h(`span.ci${extra}`, { "aria-hidden": "true" }, h("span.cr", null, rank), suit ? h("span.cs", null, suit) : null);
 }

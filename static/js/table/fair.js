@@ -5,6 +5,10 @@
 // (its cards, every card played, the ace draw) is kept in localStorage under
 // the key the round page reads; when the round's record comes (fair_record,
 // players only) it re-runs the deal with fairdeal.js and shows a small badge.
+// F-8: from the start of each round a box in the felt's corner shows the deal's
+// phase for everyone at the table (fingerprints in, values in, dealt), naming
+// the seats whose value the server made (bots, and anyone who did not answer).
+// Its look is in table.css (.fair-box): the site's CSP allows no inline style.
 import { commitment, newValue, verify } from "../fairdeal.js";
 import { storageKey } from "../fairness/round.js";
 import { fmt, gettext, num } from "./i18n.js";
@@ -57,6 +61,9 @@ export class FairTable {
     this.seenV = new Map(); // match -> the highest version seen in a state frame
     this.results = []; // [{match, round, ok}] (tests read window.takhteh.fair)
     this.badge = null;
+    this.box = null; // the corner box: the current round's phase, then the last round's proof
+    this.phaseEl = null;
+    this.phase = null; // {match, round, state, dealt}
     this.queue = Promise.resolve(); // fair_state frames are handled one after the other (one value per round)
     prune();
   }
@@ -84,6 +91,7 @@ export class FairTable {
 
   async onFairState(state) {
     this.lastState = state;
+    this.showPhase(state);
     const seat = this.seat;
     if (!seat || !state.match) return;
     const [key, entry] = this.entry(state.match, state.round);
@@ -129,6 +137,7 @@ export class FairTable {
         const round = event.round || (this.lastState && this.lastState.match === frame.match ? this.lastState.round : null);
         if (!round) continue;
         this.current = { match: frame.match, round };
+        this.markDealt(frame.match, round);
         const [key, entry] = this.entry(frame.match, round);
         Object.assign(entry, { seat: frame.view.viewer || null, hand: [], played: [], fromDeal: true, at: Date.now() });
         entry.draw = round === 1 && this.lastDraw ? this.lastDraw : null;
@@ -148,6 +157,7 @@ export class FairTable {
         save(key, entry);
       }
     }
+    if (this.phase && this.phase.server) this.markSeats(this.phase.server); // the seats may have been drawn since
     this.flushWaiting();
   }
 
@@ -196,28 +206,126 @@ export class FairTable {
     return outcome;
   }
 
+  // --- the corner box (F-8) ------------------------------------------------------------
+
+  ensureBox() {
+    if (this.box && this.box.isConnected) return this.box;
+    this.box = document.createElement("div");
+    this.box.className = "fair-box";
+    this.box.dataset.testid = "fair-box";
+    // In the felt's top corner (free in every layout), else at the page's bottom.
+    const felt = this.app.root.querySelector("[data-felt]");
+    this.box.classList.toggle("in-felt", Boolean(felt));
+    (felt || this.app.root).append(this.box);
+    return this.box;
+  }
+
+  narrow() {
+    const box = this.ensureBox();
+    return (box.parentElement || this.app.root).clientWidth < 560;
+  }
+
+  /** The phase of the deal being made (fair_state), shown from the round's first frame. */
+  showPhase(state) {
+    if (!state || !state.match) return;
+    const prev = this.phase;
+    const same = prev && prev.match === state.match && prev.round === state.round;
+    if (prev && prev.match === state.match && prev.round > state.round) return; // a late frame of an old round
+    this.phase = { match: state.match, round: state.round, state, dealt: (same && prev.dealt) || state.phase === "dealt" };
+    this.renderPhase();
+  }
+
+  markDealt(match, round) {
+    const p = this.phase;
+    if (p && p.match === match && p.round === round) {
+      p.dealt = true;
+      this.renderPhase();
+    }
+  }
+
+  renderPhase() {
+    const p = this.phase;
+    if (!p) return;
+    const box = this.ensureBox();
+    if (!this.phaseEl) {
+      this.phaseEl = document.createElement("div");
+      this.phaseEl.className = "fair-phase";
+      this.phaseEl.dataset.testid = "fair-phase";
+      this.phaseEl.setAttribute("role", "status");
+      box.prepend(this.phaseEl);
+    }
+    const { state } = p;
+    const n = state.commitments.length;
+    const server = [...new Set([...(state.bots || []), ...(state.substituted || [])])].sort((a, b) => a - b);
+    const fromServer = (seat) => server.includes(seat);
+    const committing = state.phase === "commit";
+    const fingerprints = state.commitments.filter((c, i) => c || fromServer(i + 1)).length;
+    const values = committing ? 0 : state.revealed.filter((r, i) => r || fromServer(i + 1)).length;
+    const phase = p.dealt ? "dealt" : state.phase;
+    const done = {
+      fingerprints: !committing,
+      values: phase === "ready" || phase === "dealt",
+      dealt: phase === "dealt",
+    };
+    const step = (key, label) => {
+      const el = document.createElement("span");
+      el.className = "fair-step";
+      el.dataset.step = key;
+      el.dataset.done = String(done[key]);
+      el.textContent = `${done[key] ? "✓" : "…"} ${label}`;
+      return el;
+    };
+    const narrow = this.narrow();
+    const head = document.createElement("span");
+    head.className = "fair-head";
+    head.textContent = narrow
+      ? fmt(gettext("Fair deal %(n)s:"), { n: num(p.round) })
+      : fmt(gettext("Fair deal, round %(n)s:"), { n: num(p.round) });
+    const parts = [
+      head,
+      step("fingerprints", fmt(gettext("fingerprints %(k)s/%(n)s"), { k: num(fingerprints), n: num(n) })),
+      step("values", fmt(gettext("values %(k)s/%(n)s"), { k: num(values), n: num(n) })),
+      step("dealt", gettext("dealt")),
+    ];
+    if (server.length) {
+      const names = server.map((seat) => this.app.name(seat)).join(gettext(", "));
+      const el = document.createElement("span");
+      el.className = "fair-server";
+      el.dataset.testid = "fair-server-seats";
+      el.dataset.seats = server.join(" ");
+      el.textContent = fmt(gettext("value made by the server: %(names)s"), { names });
+      parts.push(el);
+    }
+    this.phaseEl.dataset.phase = phase;
+    this.phaseEl.dataset.round = String(p.round);
+    this.phaseEl.replaceChildren(...parts);
+    p.server = server;
+    this.markSeats(server);
+  }
+
+  /** A seat whose value the server made wears a mark by its name (table.css: [data-fair-server]). */
+  markSeats(server) {
+    for (const slot of this.app.root.querySelectorAll("[data-slot]")) {
+      const seat = Number(slot.dataset.seat);
+      if (server.includes(seat)) {
+        slot.dataset.fairServer = "true";
+        slot.title = gettext("This seat's value for the fair deal was made by the server.");
+      } else {
+        delete slot.dataset.fairServer;
+        slot.removeAttribute("title");
+      }
+    }
+  }
+
   showBadge(record, ok) {
+    const box = this.ensureBox();
     if (!this.badge) {
       this.badge = document.createElement("a");
       this.badge.dataset.testid = "fair-badge";
       this.badge.className = "fair-badge";
       this.badge.setAttribute("role", "status");
       this.badge.setAttribute("aria-live", "polite");
-      // In the felt's top corner (free in every layout), else at the page's bottom.
-      const felt = this.app.root.querySelector("[data-felt]");
-      Object.assign(this.badge.style, {
-        position: felt ? "absolute" : "fixed",
-        left: "0.9rem",
-        ...(felt ? { top: "0.55rem" } : { bottom: "0.5rem" }),
-        maxInlineSize: "calc(100% - 1.8rem)",
-        zIndex: "30",
-        padding: "0.25rem 0.6rem",
-        borderRadius: "1rem",
-        fontSize: "0.8rem",
-        textDecoration: "none",
-        color: "#fff",
-      });
-      (felt || this.app.root).append(this.badge);
+      box.append(this.badge);
     }
     const n = num(record.round);
     this.badge.href = `/fair/${record.match}/${record.round}/`;
@@ -228,13 +336,9 @@ export class FairTable {
       ? fmt(gettext("Deal of round %(n)s verified"), { n })
       : fmt(gettext("The deal of round %(n)s did NOT verify!"), { n });
     // A narrow table (a phone) gets the short words, clear of the top seat.
-    const narrow = (this.badge.parentElement || this.app.root).clientWidth < 560;
     const short = ok ? gettext("Deal verified") : gettext("The deal did NOT verify!");
     this.badge.title = `${full} · ${gettext("Check the deal")}`;
     this.badge.setAttribute("aria-label", full);
-    this.badge.textContent = `${ok ? "✓" : "✗"} ${narrow ? short : full}`;
-    Object.assign(this.badge.style, ok
-      ? { background: "rgba(40, 130, 70, 0.85)", fontWeight: "400", fontSize: "0.8rem", outline: "none" }
-      : { background: "#c62828", fontWeight: "700", fontSize: "1rem", outline: "3px solid #ffeb3b" });
+    this.badge.textContent = `${ok ? "✓" : "✗"} ${this.narrow() ? short : full}`;
   }
 }

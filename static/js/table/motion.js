@@ -5,7 +5,7 @@ import { h, prefersReducedMotion } from "./dom.js";
 import { FROM } from "./geometry.js";
 import { fmt, gettext, isolate } from "./i18n.js";
 import { playSound } from "./sound.js";
-import { cardText, SUIT_SYMBOL } from "./cards.js";
+import { cardsText, SUIT_SYMBOL } from "./cards.js";
 import { finishAceDraw, showAceDraw } from "./acedraw.js";
 import { animateDraft } from "./draftmotion.js";
 
@@ -118,7 +118,7 @@ function announceClock(r, events) {
   for (const event of events) {
     if (event.type === "auto") clockSeat = event.seat;
     else if (event.type === "card_played" && clockSeat === event.seat) {
-      const card = isolate(cardText(event.card));
+      const card = cardsText(event.card);
       const text = event.seat === me
         ? fmt(gettext("Time ran out: the clock played %(card)s for you."), { card })
         : fmt(gettext("Time ran out: the clock played %(card)s for %(name)s."), { card, name: isolate(app.name(event.seat)) });
@@ -167,7 +167,7 @@ export function animateEvents(r, events) {
       r.toast(fmt(gettext("%(name)s picked up the middle card."), { name: isolate(app.name(event.seat)) }));
     } else if (event.type === "run_led") { // H4-X3
       r.toast(fmt(gettext("%(name)s leads a run: %(cards)s"),
-        { name: isolate(app.name(event.seat)), cards: isolate(event.cards.map((c) => cardText(c)).join(" ")) }));
+        { name: isolate(app.name(event.seat)), cards: cardsText(event.cards) }));
     } else if (["bid", "passed", "call"].includes(event.type)) {
       const bubble = app.root.querySelector(`.seat[data-seat="${event.seat}"] .bubble`);
       if (bubble) bubble.classList.add("fresh");

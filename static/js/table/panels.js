@@ -3,7 +3,7 @@
 // the round's result and the match's end.
 import { noteDraft } from "./draftmotion.js";
 import { reviewLink } from "../replay/link.js";
-import { cardFace, SUIT_SYMBOL, suitName } from "./cards.js";
+import { cardFace, cardsInline, fmtNodes, SUIT_SYMBOL, suitName } from "./cards.js";
 import { h, icon } from "./dom.js";
 import { fmt, gettext, isolate, listText, ngettext, num, score as scoreNum, signed } from "./i18n.js";
 import { callText, compassName, contractText, family, sideText } from "./games.js";
@@ -300,7 +300,7 @@ function extrasPanel(r, legal) {
   legal.filter((a) => a.type === "run").forEach((run, i) => {
     parts.push(h("button.btn.btn-small", { type: "button", "data-testid": `run-${i}`, "data-cards": run.cards.join(" "),
       onclick: () => app.act({ type: "run", cards: run.cards }) },
-    fmt(gettext("Lead the run %(cards)s"), { cards: run.cards.map((c) => r.cardText(c)).join(" ") })));
+    fmtNodes(gettext("Lead the run %(cards)s"), { cards: cardsInline(run.cards) })));
   });
   return h("div.panel-card.panel-extras", { "data-testid": "extras-panel" }, parts);
 }

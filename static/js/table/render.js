@@ -1,6 +1,6 @@
 // Everything the table shows, rebuilt from the app's state. Seats use
 // physical sides (geometry.js); text and panels follow the page direction.
-import { cardBack, cardFace, cardLabel, cardText, SUIT_SYMBOL, suitName } from "./cards.js";
+import { cardBack, cardFace, cardLabel, cardsText, cardText, SUIT_SYMBOL, suitName } from "./cards.js";
 import { fill, h, icon, prefersReducedMotion } from "./dom.js";
 import { seatPositions } from "./geometry.js";
 import { fmt, gettext, isolate, ngettext, num, score, signed } from "./i18n.js";
@@ -129,6 +129,10 @@ export class Renderer {
       this.el.sheetToggle.addEventListener("click", () => {
         this.sheet.toggle();
         this.el.sheetToggle.setAttribute("aria-expanded", this.sheet.open ? "true" : "false");
+        // A phone keeps the sheet below the table (table.css): bring it into view.
+        if (this.sheet.open && getComputedStyle(this.el.sheet).position === "static") {
+          this.el.sheet.scrollIntoView({ block: "nearest" });
+        }
       });
     }
   }
@@ -204,6 +208,10 @@ export class Renderer {
     btn.textContent = this.lastOpen ? gettext("Back to the trick") : gettext("Last trick");
     this.el.last.hidden = !this.lastOpen;
     this.el.center.classList.toggle("showing-last", this.lastOpen);
+    if (!this.lastOpen) {
+      this.el.center.querySelectorAll(".last-caption").forEach((el) => el.remove());
+      this.lastBuilt = null; // built again, caption and all, when opened again
+    }
     if (!this.lastOpen || this.lastBuilt === key) return;
     this.lastBuilt = key;
     const seen = {};
@@ -214,7 +222,11 @@ export class Renderer {
       if (seat === last.winner) wrap.classList.add("winner");
       return wrap;
     });
-    fill(this.el.last, cards, h("p.last-caption", { "data-testid": "last-trick-caption" },
+    fill(this.el.last, cards);
+    // The caption sits in the middle's corner under the button, not under the trick, where it
+    // covered the player's own name (issue 34).
+    this.el.center.querySelectorAll(".last-caption").forEach((el) => el.remove());
+    this.el.lastBtn.after(h("p.last-caption", { "data-testid": "last-trick-caption" },
       fmt(gettext("Last trick: %(name)s took it"), { name: isolate(app.name(last.winner)) })));
   }
 
@@ -238,6 +250,20 @@ export class Renderer {
         h("a.btn.btn-ghost", { href: app.cfg.loginUrl }, gettext("Sign in")));
       return;
     }
+    if (app.connected && app.socket.stalled) {
+      // R-4: the socket is open but the server has not answered since a heartbeat was missed:
+      // the others see this player "connecting"; he is told, before the socket is dropped.
+      banner.hidden = false;
+      banner.dataset.state = "stalled";
+      fill(banner,
+        h("span.spinner", { "aria-hidden": "true" }),
+        h("strong", { "data-testid": "stalled-banner" }, gettext("The table is not answering.")), " ",
+        h("span", null, gettext("The other players see you as connecting; your cards wait until the table is back.")), " ",
+        h("button.btn.btn-ghost.btn-small", { type: "button", onclick: () => app.socket.drop() },
+          gettext("Retry now")));
+      return;
+    }
+    delete banner.dataset.state;
     if (app.connected || !this.everOpen) {
       banner.hidden = true;
       return;
@@ -406,9 +432,11 @@ export class Renderer {
         : h("div.avatar", { "aria-hidden": "true", style: { "--hue": hue(name) } }, initials(name));
     const ring = h("div.ring", { "aria-hidden": "true", html:
       '<svg viewBox="0 0 48 48"><circle class="ring-bg" cx="24" cy="24" r="22"/><circle class="ring-fg" cx="24" cy="24" r="22"/></svg>' });
-    const presence = empty ? null : h(`span.presence.presence-${seat.presence}`, {
-      title: presenceText(seat.presence), "data-testid": `presence-${n}`,
-    }, h("span.sr-only", null, presenceText(seat.presence)));
+    // R-4: one's own seat shows "connecting" as the others see it while the server does not answer.
+    const shown = mine && app.socket.stalled ? "connecting" : seat.presence;
+    const presence = empty ? null : h(`span.presence.presence-${shown}`, {
+      title: presenceText(shown), "data-testid": `presence-${n}`,
+    }, h("span.sr-only", null, presenceText(shown)));
 
     // Bid / call bubble above the avatar (SH-3; bridge calls).
     let bubble = null;
@@ -670,7 +698,7 @@ export class Renderer {
       if (own) {
         // His own card, face up and marked, played when his turn comes; a tap takes it back.
         const back = app.legalOf("take_back").length > 0;
-        title = fmt(gettext("Your %(card)s lies face down; it is played when your turn comes."), { card: cardText(mine) });
+        title = fmt(gettext("Your %(card)s lies face down; it is played when your turn comes."), { card: cardsText(mine) });
         face = cardFace(mine, { button: back, label: back ? `${label}. ${gettext("Take back")}` : label });
         if (back) {
           tag = gettext("Take back");

@@ -46,8 +46,10 @@ export class ScoreSheet {
     const primed = this.primed;
     this.primed = true;
     if (!res || !res.round || this.rows.has(res.round)) return;
-    // Bridge: the sheet opens by itself after every deal (issue 16), not for a deal played before this page.
-    if (fam === "bridge" && primed) this.open = true;
+    // Bridge: the sheet opens by itself only when the rubber is over (issue 34; after every deal
+    // it hid West and dummy), not for a rubber ended before this page; on demand at any time.
+    const rubberOver = view.score && view.score.winner !== null && view.score.winner !== undefined;
+    if (fam === "bridge" && primed && rubberOver) this.open = true;
     this.rows.set(res.round, { ...res, after: after(fam, res, view) });
   }
 

@@ -2,6 +2,9 @@
 // every 10 s, and a watchdog that drops a silent connection.
 
 const SILENCE_BEATS = 2.5; // no frame at all (not even a pong) for this many heartbeats: reconnect
+// a heartbeat's pong comes at once; no frame for one heartbeat and this much more is the
+// first missed one: the others now see this player "connecting" (rooms/presence.py), and he is told.
+export const STALL_GRACE_MS = 3000;
 const BACKOFF_MS = [400, 1000, 2000, 4000, 8000, 12000];
 const CLOSE_NO_ROOM = 4404;
 const CLOSE_SIGNED_OUT = 4401; // signed out elsewhere, or deactivated by a moderator: no retry
@@ -18,6 +21,7 @@ export class TableSocket {
     this.retryAt = 0;
     this.timers = {};
     this.lastFrameAt = 0;
+    this.stalled = false; // open, but the server has not answered since a heartbeat was missed
     this.sent = []; // what this tab sent (kept short; tests and debugging read it)
     window.addEventListener("offline", () => this.drop());
     window.addEventListener("online", () => this.reconnectNow());
@@ -48,6 +52,7 @@ export class TableSocket {
     ws.addEventListener("message", (event) => {
       if (ws !== this.ws) return;
       this.lastFrameAt = Date.now();
+      if (this.stalled) this.setStalled(false);
       let frame;
       try {
         frame = JSON.parse(event.data);
@@ -114,8 +119,19 @@ export class TableSocket {
     this.scheduleRetry();
   }
 
+  /** tell the page when the server stops answering (and when it answers again). */
+  setStalled(stalled) {
+    if (this.stalled === stalled) return;
+    this.stalled = stalled;
+    this.onStatus(this.status);
+  }
+
   startHeartbeat() {
     this.stopHeartbeat();
+    this.timers.stall = setInterval(() => {
+      const silent = Date.now() - this.lastFrameAt > this.heartbeatMs + STALL_GRACE_MS;
+      this.setStalled(this.status === "open" && silent);
+    }, 1000);
     this.timers.beat = setInterval(() => {
       if (Date.now() - this.lastFrameAt > this.heartbeatMs * SILENCE_BEATS) {
         this.drop();
@@ -127,6 +143,8 @@ export class TableSocket {
 
   stopHeartbeat() {
     clearInterval(this.timers.beat);
+    clearInterval(this.timers.stall);
+    this.stalled = false;
   }
 
   setStatus(status) {
