@@ -19,6 +19,8 @@ from urllib.parse import unquote, urlparse
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from ops.logs import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -121,7 +123,7 @@ SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if SITE_HTTPS else
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SITE_HTTPS)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", SITE_HTTPS)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SITE_HTTPS)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -147,6 +149,7 @@ INSTALLED_APPS = [
     "leaderboard",
     "replays",
     "school",
+    "ops",
 ]
 
 MIDDLEWARE = [
@@ -163,6 +166,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "ops.context.RequestContextMiddleware",  # the log lines' user (issue 39)
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -400,9 +404,7 @@ TABLE = {
 # F-4: how long a seat has to send its fingerprint, then its value, before its substitute is used.
 FAIR_WAIT_SECONDS = float(env_str("FAIR_WAIT_SECONDS", "4"))
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
-}
+# One JSON line per event in production (LOG_FORMAT=json|text), plain text otherwise (ops/logs.py).
+LOGGING = logging_config(
+    env_str("LOG_FORMAT", "json" if PRODUCTION else "text") == "json", env_str("LOG_LEVEL", "WARNING")
+)
