@@ -23,6 +23,8 @@ import time
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily
 
+from . import context
+
 ENABLED = os.environ.get("METRICS", "on").lower() not in ("off", "0", "false")
 
 now = time.perf_counter
@@ -84,8 +86,6 @@ def acted(consumer, began: float) -> None:
     result("accepted")
     match = getattr(consumer, "match_id", None)
     if match is not None:
-        from . import context
-
         context.note(match=match)
 
 
