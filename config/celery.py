@@ -20,11 +20,11 @@ app.autodiscover_tasks()
 
 
 @setup_logging.connect
-def _site_logging(**kwargs):
+def _site_logging(loglevel=None, **kwargs):
     """The worker and the beat log as the site does: JSON lines in production (ops/logs.py)."""
     from ops.logs import keep_django_logging
 
-    keep_django_logging()
+    keep_django_logging(loglevel)
 
 
 @worker_ready.connect

@@ -73,11 +73,14 @@ def logging_config(json_lines: bool, level: str = "WARNING") -> dict:
     }
 
 
-def keep_django_logging(**kwargs) -> None:
+def keep_django_logging(loglevel=None, **kwargs) -> None:
     """Celery's ``setup_logging`` receiver: the worker and the beat log as the
-    site does (JSON lines in production) instead of Celery's own format."""
+    site does (JSON lines in production) instead of Celery's own format, at
+    the level given on the command line (``-l info``) when there is one."""
     import logging.config
 
     from django.conf import settings
 
     logging.config.dictConfig(settings.LOGGING)
+    if loglevel:
+        logging.getLogger().setLevel(loglevel if isinstance(loglevel, int) else str(loglevel).upper())
