@@ -594,6 +594,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         or a resync read after it was published): the page would drop it."""
         return message["match"] == self.match_id and self.last_v is not None and message["v"] < self.last_v
 
+    async def layer_resumed(self, message):
+        """Redis came back (config/layers.py): frames may have been lost meanwhile."""
+        if self.arrived:
+            await self._resync()
+
     async def table_frame(self, message):
         """This player's own view of one version."""
         if self._stale(message):
