@@ -35,6 +35,9 @@ def open_scope(scope: dict) -> contextvars.Token:
 
 
 def close(token: contextvars.Token) -> None:
+    ctx = _current.get()
+    if ctx is not None:
+        ctx.clear()  # a task started from it and still running keeps no closed socket's scope
     try:
         _current.reset(token)
     except ValueError:  # reset from another context: nothing to undo

@@ -16,6 +16,7 @@ an early return (for measuring their cost).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import os
 import threading
 import time
@@ -269,7 +270,7 @@ def watch_loop(interval: float = 0.25) -> None:
             await asyncio.sleep(interval)
             LOOP_LAG.observe(max(0.0, loop.time() - began - interval))
 
-    loop.create_task(sample(), name="event-loop-lag")
+    loop.create_task(sample(), name="event-loop-lag", context=contextvars.Context())
 
 
 def serve_worker() -> int | None:
