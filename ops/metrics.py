@@ -224,12 +224,17 @@ class LiveTables:
     def collect(self):
         with self.lock:
             if time.monotonic() - self.at > 5:
+                from django.db import connection
+
                 try:
                     from games.models import Match
 
                     self.value = float(Match.objects.filter(status=Match.Status.ACTIVE).count())
                     self.at = time.monotonic()
-                except Exception:  # noqa: BLE001 - the database down: the last figure stays
+                    # a scrape's thread (the worker's endpoint makes one per request) keeps no connection
+                    if not connection.in_atomic_block:
+                        connection.close()
+                except Exception:  # noqa: BLE001 - the database down (or an async caller): the last figure stays
                     pass
         yield GaugeMetricFamily("takhteh_live_tables", "Active matches in the database", value=self.value)
 

@@ -198,3 +198,18 @@ async def test_the_event_loops_lag_is_sampled():
 
         await asyncio.sleep(0.02)
     assert sample("takhteh_event_loop_lag_seconds_count") >= count + 2
+
+
+def test_a_workers_own_endpoint_on_loopback(monkeypatch):
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.delenv("WORKER_METRICS_PORT", raising=False)
+    assert metrics.serve_worker() is None  # off unless asked for
+    monkeypatch.setenv("WORKER_METRICS_PORT", str(port))
+    assert metrics.serve_worker() == port
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+        assert b"takhteh_deadline_lag_seconds" in r.read()
