@@ -166,7 +166,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "ops.context.RequestContextMiddleware",  # the log lines' user (issue 39)
+    "ops.context.request_context_middleware",  # the log lines' user (issue 39)
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -12,6 +12,9 @@ from __future__ import annotations
 import contextvars
 import uuid
 
+from asgiref.sync import iscoroutinefunction
+from django.utils.decorators import sync_and_async_middleware
+
 _current: contextvars.ContextVar[dict | None] = contextvars.ContextVar("takhteh_log_context", default=None)
 
 
@@ -70,14 +73,26 @@ def user_id(ctx: dict) -> int | None:
     return None
 
 
-class RequestContextMiddleware:
-    """Makes the request (and so, once resolved, its user) known to the log lines."""
+def _remember(request) -> None:
+    ctx = _current.get()
+    if ctx is not None:
+        ctx["request"] = request
 
-    def __init__(self, get_response):
-        self.get_response = get_response
 
-    def __call__(self, request):
-        ctx = _current.get()
-        if ctx is not None:
-            ctx["request"] = request
-        return self.get_response(request)
+@sync_and_async_middleware
+def request_context_middleware(get_response):
+    """Makes the request (and so, once resolved, its user) known to the log
+    lines; sync and async alike, so it never adds a thread hop."""
+    if iscoroutinefunction(get_response):
+
+        async def middleware(request):
+            _remember(request)
+            return await get_response(request)
+
+    else:
+
+        def middleware(request):
+            _remember(request)
+            return get_response(request)
+
+    return middleware

@@ -139,3 +139,19 @@ async def test_a_whole_matchs_logs_hold_no_secret_session_fair_value_or_hand(con
     for secret in forbidden:
         assert secret not in text, secret
     assert text.count("[redacted]") >= 6
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_http_requests_lines_carry_its_request_id(settings):
+    """Through the ASGI entry: Django's own line for a 503 names the request."""
+    from channels.testing import HttpCommunicator
+
+    from config.asgi import application
+
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # /readyz answers 503, and django.request says so
+    with Capture() as cap:
+        comm = HttpCommunicator(application, "GET", "/readyz", headers=[(b"host", b"testserver")])
+        response = await comm.get_response(timeout=10)
+    assert response["status"] == 503
+    lines = [json.loads(line) for line in cap.lines if '"django.request"' in line]
+    assert lines and len(lines[0]["request_id"]) == 16 and "socket_id" not in lines[0]
