@@ -21,6 +21,7 @@ from events.routing import websocket_urlpatterns as events_sockets  # noqa: E402
 from friends.routing import websocket_urlpatterns as friends_sockets  # noqa: E402
 from games import clock  # noqa: E402
 from playnow.routing import websocket_urlpatterns as lobby_sockets  # noqa: E402
+from ops.asgi import observed  # noqa: E402
 from rooms.routing import websocket_urlpatterns as table_sockets  # noqa: E402
 
 websocket_urlpatterns = [*table_sockets, *friends_sockets, *lobby_sockets, *events_sockets]
@@ -46,6 +47,9 @@ async def application(scope, receive, send):
     if scope["type"] == "lifespan":
         return await _lifespan(receive, send)
     return await router(scope, receive, send)
+
+
+application = observed(application)  # log context, sockets and loop lag (ops/asgi.py)
 
 
 async def _lifespan(receive, send):

@@ -211,6 +211,7 @@ class LeanShard(RedisSingleShardConnection):
                         link.write(
                             _command(b"SUBSCRIBE", *(c.encode() for c in channels[start : start + 500]))
                         )
+                self.channel_layer.resumed()  # frames may have been lost meanwhile (issue 39)
                 return
             except Exception as exc:  # noqa: BLE001 - Redis is still down: wait and try again
                 delay = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
@@ -332,20 +333,32 @@ class LeanLoopLayer(RedisPubSubLoopLayer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._shards = [LeanShard(shard.host, self) for shard in self._shards]
+        self._inboxes: set[str] = set()
 
     async def new_channel_into(self, queue, prefix: str = "specific.") -> str:
         """A new channel whose messages (and its groups') go, still serialised,
         straight into ``queue`` (``put_nowait``), subscribed when this returns."""
         channel = f"{self.prefix}{prefix}{uuid.uuid4().hex}"
         self.channels[channel] = queue
+        self._inboxes.add(channel)
         await self._get_shard(channel).subscribe(channel)
         return channel
 
     async def release(self, channel: str) -> None:
         """The end of a channel made by ``new_channel_into`` (what ``receive``'s
         cancellation does for channels-redis's own channels)."""
+        self._inboxes.discard(channel)
         if self.channels.pop(channel, None) is not None:
             await self._get_shard(channel).unsubscribe(channel)
+
+    def resumed(self) -> None:
+        """The pub/sub connection is back after a loss (a Redis restart): what
+        was published meanwhile never came, so each socket of ``new_channel_into``
+        is told (``layer.resumed``) and asks for its table again (issue 39)."""
+        for channel in list(self._inboxes):
+            queue = self.channels.get(channel)
+            if queue is not None:
+                queue.put_nowait({"type": "layer.resumed"})
 
     async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
         by_shard: dict[int, tuple[LeanShard, list]] = {}

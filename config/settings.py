@@ -19,6 +19,8 @@ from urllib.parse import unquote, urlparse
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from ops.logs import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -135,7 +137,7 @@ SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if SITE_HTTPS else
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SITE_HTTPS)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", SITE_HTTPS)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SITE_HTTPS)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -164,6 +166,7 @@ INSTALLED_APPS = [
     "ratings",
     "playnow",
     "events",
+    "ops",
 ]
 
 MIDDLEWARE = [
@@ -180,6 +183,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "ops.context.request_context_middleware",  # the log lines' user (issue 39)
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -439,9 +443,7 @@ LOBBY_ABANDONED_SECONDS = float(env_str("LOBBY_ABANDONED_SECONDS", "600"))
 LOBBY_TICK_SECONDS = float(env_str("LOBBY_TICK_SECONDS", "1"))
 """M-5: at most one lobby update a second per viewer."""
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
-}
+# One JSON line per event in production (LOG_FORMAT=json|text), plain text otherwise (ops/logs.py).
+LOGGING = logging_config(
+    env_str("LOG_FORMAT", "json" if PRODUCTION else "text") == "json", env_str("LOG_LEVEL", "WARNING")
+)

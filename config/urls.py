@@ -3,11 +3,16 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from ops import health as ops_health
+from ops import views as ops_views
+
 from . import fairness_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", ops_health.readyz, name="readyz"),
+    path("metrics", ops_views.metrics, name="metrics"),
     path("rules/", views.rules, name="rules"),
     path("rules/<str:game>/", views.rules, name="rules_game"),
     path("i18n/setlang/", set_language, name="set_language"),

@@ -27,6 +27,8 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ops import metrics
+
 from . import adb, clock, engine, fairdeal, signals
 from .engine.cards import CARD_INDEX, DECK52
 from .fairdeal import ALGORITHM, FairnessError
@@ -517,6 +519,7 @@ def substitute_missing(match_id: int, number: int, *, now=None, force: bool = Fa
             if missing:
                 values[i] = fairdeal.substitute(record.server_secret, record.table, record.number, seat)
                 substituted.append(seat)
+                metrics.substituted()
                 if closing_commitments:
                     commitments[i] = None
         record.values, record.commitments, record.substituted = values, commitments, sorted(substituted)

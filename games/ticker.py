@@ -23,6 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from django.db import close_old_connections
 
+from ops import health, metrics
+
 from . import clock
 
 log = logging.getLogger(__name__)
@@ -36,9 +38,13 @@ def due(limit: int = 200) -> list[tuple[int, int, bool]]:
     rows = (
         Match.objects.filter(status=Match.Status.ACTIVE, next_deadline__lte=clock.now_dt())
         .order_by("next_deadline")
-        .values_list("pk", "version", "deadlines", "players")[:limit]
+        .values_list("pk", "version", "deadlines", "players", "next_deadline")[:limit]
     )
-    return [(pk, version, _bot_turn(deadlines, players)) for pk, version, deadlines, players in rows]
+    found = []
+    for pk, version, deadlines, players, at in rows:
+        metrics.deadline_due(pk, version, at)  # the deadline lag's start (ops/metrics.py)
+        found.append((pk, version, _bot_turn(deadlines, players)))
+    return found
 
 
 def _bot_turn(deadlines: dict | None, players: list | None) -> bool:
@@ -86,6 +92,7 @@ class Ticker:
             try:
                 close_old_connections()
                 self.tick()
+                health.beat()  # /readyz: a ticker ran (ops/health.py)
             except Exception:  # noqa: BLE001 - a broken database must not kill the ticker
                 log.exception("deadline ticker")
                 self.stopped.wait(1.0)
@@ -104,6 +111,7 @@ class Ticker:
             with self.lock:
                 if self.inflight.get(match_id) == version:
                     del self.inflight[match_id]
+            metrics.deadline_done(match_id, version)
             close_old_connections()
 
 

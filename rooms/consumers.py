@@ -40,6 +40,7 @@ from games import services as play_service
 from games.errors import PlayError
 from games.fairdeal import FairnessError
 from games.models import DealRecord, Match
+from ops import metrics
 
 from . import broadcast, heartbeats, hints, presence, protocol
 from . import services as room_service
@@ -173,6 +174,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         _remember_room(self.code, room_id)
         self.arrived = True
         self.language = hello["language"]
+        self._game = hello["room"].get("game")
         self.hide_reactions = hello.get("hide_reactions", False)
         await self._set_public(not hello["player"])
         await self._send_hello(hello)
@@ -404,6 +406,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._resync()
 
     async def on_act(self, frame):
+        began = metrics.now()
         self._need_user()
         action = frame.action.model_dump()
         outcome = await self._play_on_loop(action, frame.seat, frame.v)
@@ -412,6 +415,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_json(
             {"type": "ack", "ref": frame.ref, "match": outcome.match_id, "v": outcome.version}
         )
+        metrics.acted(self, began)
 
     async def _play_on_loop(self, action: dict, seat: int | None, version: int):
         """A plain move on this loop's own connections (games/plain.py), its
@@ -590,6 +594,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         or a resync read after it was published): the page would drop it."""
         return message["match"] == self.match_id and self.last_v is not None and message["v"] < self.last_v
 
+    async def layer_resumed(self, message):
+        """Redis came back (config/layers.py): frames may have been lost meanwhile."""
+        if self.arrived:
+            await self._resync()
+
     async def table_frame(self, message):
         """This player's own view of one version."""
         if self._stale(message):
@@ -689,6 +698,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(content, ensure_ascii=False))
 
     async def _error(self, exc: PlayError, ref=None):
+        metrics.refused(exc.code)
         with translation.override(self.language):
             frame = exc.as_frame(ref)
         await self.send_json(frame)

@@ -30,6 +30,7 @@ writer's lock).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import threading
 import time
@@ -71,7 +72,8 @@ class Keeper:
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.loop is not loop:
             self.loop = loop
-            self.task = loop.create_task(self._run())
+            # A context of its own: its log lines belong to no socket (ops/context.py).
+            self.task = loop.create_task(self._run(), context=contextvars.Context())
 
     def forget(self, code: str, conn: str) -> None:
         """The connection closed: its heartbeats not yet written are dropped."""

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class OpsConfig(AppConfig):
+    name = "ops"
+    verbose_name = "Operations"
+
+    def ready(self):
+        from . import metrics, sentry
+
+        metrics.install()
+        sentry.init()
