@@ -20,8 +20,8 @@ from config.websocket import LaneAuthMiddlewareStack, SiteOriginValidator  # noq
 from events.routing import websocket_urlpatterns as events_sockets  # noqa: E402
 from friends.routing import websocket_urlpatterns as friends_sockets  # noqa: E402
 from games import clock  # noqa: E402
-from playnow.routing import websocket_urlpatterns as lobby_sockets  # noqa: E402
 from ops.asgi import observed  # noqa: E402
+from playnow.routing import websocket_urlpatterns as lobby_sockets  # noqa: E402
 from rooms.routing import websocket_urlpatterns as table_sockets  # noqa: E402
 
 websocket_urlpatterns = [*table_sockets, *friends_sockets, *lobby_sockets, *events_sockets]
