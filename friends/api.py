@@ -141,7 +141,9 @@ UnblockView = _username_action(services.unblock, "Unblock a player", "")
 InviteView = _username_action(
     services.invite,
     "Invite a friend to my waiting room",
-    "To the waiting room you sit in, which must have an empty seat. Valid for ten minutes.",
+    "To the waiting room you sit in, which must have an empty seat. Valid for ten minutes. A friend "
+    "who already holds a valid invite to that table is refused (already_invited, with the seconds it "
+    "is still valid in detail.expires_in).",
     created=True,
 )
 
