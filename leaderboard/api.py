@@ -22,7 +22,9 @@ from .stats import MEDALS, latest_entries, player_stats, ranked_rows, ranking
 
 
 class RankingRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField(help_text="1 for the most points.")
+    rank = serializers.IntegerField(
+        help_text="1 for the most points; players tied on points share the rank (and the medal): 1, 1, 3."
+    )
     medal = serializers.ChoiceField(
         choices=sorted(set(MEDALS.values())),
         allow_null=True,
@@ -111,7 +113,7 @@ class LeaderboardView(generics.ListAPIView):
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.get_queryset())
-        rows = ranked_rows(page, self.paginator.page.start_index())
+        rows = ranked_rows(page, self.paginator.page.start_index(), self.kwargs.get("family"))
         return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
 

@@ -20,7 +20,7 @@ def index(request):
     family = selected_family(request.GET.get("game"))
     paginator = Paginator(ranking(family), PER_PAGE)
     page = paginator.get_page(request.GET.get("page"))
-    rows = ranked_rows(page.object_list, page.start_index())
+    rows = ranked_rows(page.object_list, page.start_index(), family)
     return render(
         request,
         "leaderboard/index.html",
