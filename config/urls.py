@@ -8,6 +8,7 @@ from . import fairness_views, views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("rules/", views.rules, name="rules"),
     path("rules/<str:game>/", views.rules, name="rules_game"),
     path("i18n/setlang/", set_language, name="set_language"),
