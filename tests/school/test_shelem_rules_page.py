@@ -85,3 +85,14 @@ def test_sh_11_the_match_result_links_to_why_a_shelem_match_ended():
 
     source = (Path(__file__).resolve().parents[2] / "static/js/table/panels.js").read_text()
     assert 'data-testid": "why-match-ended"' in source and "#match-end" in source
+
+
+@pytest.mark.parametrize(
+    "lang,said",
+    [
+        ("en", "is not played yet: the middle card stays in view. Only laying the middle card itself early"),
+        ("fa", "فقط اگر خودِ خال وسط را زودتر بگذارد"),
+    ],
+)
+def test_h4_x1_the_hokm_page_says_an_early_card_keeps_the_middle_card_up(client, lang, said):
+    assert said in text(page(client, "/rules/hokm/", lang))
