@@ -153,3 +153,24 @@ async def _invites_frame(comm, wanted):
         if frame["invites"] and wanted(frame["invites"][0]):
             return frame
     raise AssertionError("no such changed frame")
+
+
+@pytest.mark.django_db
+def test_r9_the_api_overview_says_how_long_and_whether_the_seat_can_be_taken(
+    at, alice, bob, charlie, dave, make_user
+):
+    from rest_framework.test import APIClient
+
+    befriend(alice, bob)
+    room = room_service.create_room(alice, "hokm4", {})
+    at(0)
+    services.invite(alice, "bob")
+    at(minutes=1)
+    api = APIClient()
+    api.force_authenticate(bob)
+    (invite,) = api.get("/api/friends/").json()["invites"]
+    assert invite["expires_in"] == 540 and invite["closed"] is None
+    for number, guest in ((2, charlie), (3, dave), (4, make_user("erin"))):
+        room_service.sit(room, guest, number)
+    (invite,) = api.get("/api/friends/").json()["invites"]
+    assert invite["closed"] == "room_full"
