@@ -6,6 +6,7 @@ page's way (an English comma in English, «، » in Persian)."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE
 from .onsite import on_site
@@ -63,11 +64,11 @@ def test_a_bot_has_the_tables_name_and_level_in_the_review_and_its_list(people, 
     want = EXPECTED[lang]
     made = on_site(START, me.name)
     table = me.goto(f"/rooms/{made['code']}/")
+    # (Until the room's first snapshot arrives a seat is "Seat 2": wait for the names themselves.)
     for n in (2, 3, 4):
-        table.locator(f"[data-testid=seat-{n}] .seat-name").wait_for()
-        assert table.locator(f"[data-testid=seat-{n}] .seat-name").inner_text().strip() == want[n]
+        expect(table.locator(f"[data-testid=seat-{n}] .seat-name")).to_have_text(want[n])
     for n, level in want["levels"].items():
-        assert table.locator(f"[data-testid=bot-level-tag-{n}]").inner_text().strip() == level
+        expect(table.locator(f"[data-testid=bot-level-tag-{n}]")).to_have_text(level)
     # The deal is out (the review then has steps to show), and he leaves (L-3).
     table.locator("[data-testid=hand] .card").first.wait_for(timeout=30000)
     on_site(LEAVE, me.name, made["code"])
@@ -78,9 +79,8 @@ def test_a_bot_has_the_tables_name_and_level_in_the_review_and_its_list(people, 
     me.shot(f"names-review-list-{lang}-{'phone' if viewport is PHONE else 'desktop'}")
 
     review = me.goto(f"/replays/{made['match']}/")
-    review.locator("[data-slot] [data-seat='3'] .seat-name").wait_for()
     for n in (2, 3, 4):
-        assert review.locator(f"[data-slot] [data-seat='{n}'] .seat-name").inner_text().strip() == want[n]
+        expect(review.locator(f"[data-slot] [data-seat='{n}'] .seat-name")).to_have_text(want[n])
     for n, level in want["levels"].items():
-        assert review.locator(f"[data-testid=bot-level-tag-{n}]").inner_text().strip() == level
+        expect(review.locator(f"[data-testid=bot-level-tag-{n}]")).to_have_text(level)
     me.shot(f"names-review-{lang}-{'phone' if viewport is PHONE else 'desktop'}")
