@@ -378,7 +378,10 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Takhteh API",
-    "DESCRIPTION": "Read-only leaderboards and player statistics.",
+    "DESCRIPTION": "Leaderboards and player statistics (public, read-only), and the signed-in player's "
+    "friends, friend requests, invites and reports (read and write, with the session and its CSRF "
+    "token); the moderators' report queue. Messages and errors are in the request's language "
+    "(the `lang` cookie, else Accept-Language; Persian by default).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

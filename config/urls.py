@@ -13,6 +13,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("readyz", ops_health.readyz, name="readyz"),
     path("metrics", ops_views.metrics, name="metrics"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("rules/", views.rules, name="rules"),
     path("rules/<str:game>/", views.rules, name="rules_game"),
     path("i18n/setlang/", set_language, name="set_language"),

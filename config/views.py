@@ -119,3 +119,26 @@ def healthz(request):
     return JsonResponse(
         {"status": "ok" if not down else "down", "down": down, "checks": status}, status=503 if down else 200
     )
+
+
+FAVICON_SECONDS = 7 * 24 * 3600
+
+
+def favicon(request):
+    """``/favicon.ico``, which browsers and tools ask for whatever the page links:
+    the site's icon as an ICO (16, 32 and 48 px, drawn from static/img/favicon.svg),
+    cached a week. The pages themselves link the SVG."""
+    from django.contrib.staticfiles import finders
+    from django.contrib.staticfiles.storage import staticfiles_storage
+    from django.http import HttpResponse
+    from django.utils.cache import patch_cache_control
+
+    path = finders.find("img/favicon.ico")
+    if path is None and staticfiles_storage.exists("img/favicon.ico"):
+        path = staticfiles_storage.path("img/favicon.ico")
+    if path is None:
+        raise Http404
+    with open(path, "rb") as icon:
+        response = HttpResponse(icon.read(), content_type="image/x-icon")
+    patch_cache_control(response, public=True, max_age=FAVICON_SECONDS)
+    return response

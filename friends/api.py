@@ -63,13 +63,27 @@ class InviteSerializer(serializers.Serializer):
     game = serializers.CharField(source="room.game")
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField(help_text="Ten minutes after it was sent.")
+    expires_in = serializers.SerializerMethodField(help_text="Seconds it is still valid.")
+    closed = serializers.SerializerMethodField(
+        help_text="null while its seat can be taken; match_started or room_full when not (R-9)."
+    )
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_expires_in(self, row) -> int:
+        return services.seconds_left(row)
+
+    @extend_schema_field(serializers.ChoiceField(choices=["match_started", "room_full"], allow_null=True))
+    def get_closed(self, row):
+        return services.invite_closed(row)
 
 
 class OverviewSerializer(serializers.Serializer):
     friends = FriendSerializer(many=True)
     incoming = serializers.ListField(child=serializers.CharField(), help_text="Usernames who asked you.")
     outgoing = serializers.ListField(child=serializers.CharField(), help_text="Usernames you asked.")
-    invites = InviteSerializer(many=True, help_text="Invites you can still accept.")
+    invites = InviteSerializer(
+        many=True, help_text="Invites still valid; those whose room filled or started say so (closed)."
+    )
     blocked = serializers.ListField(child=serializers.CharField())
 
 
@@ -141,7 +155,9 @@ UnblockView = _username_action(services.unblock, "Unblock a player", "")
 InviteView = _username_action(
     services.invite,
     "Invite a friend to my waiting room",
-    "To the waiting room you sit in, which must have an empty seat. Valid for ten minutes.",
+    "To the waiting room you sit in, which must have an empty seat. Valid for ten minutes. A friend "
+    "who already holds a valid invite to that table is refused (already_invited, with the seconds it "
+    "is still valid in detail.expires_in).",
     created=True,
 )
 

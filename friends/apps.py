@@ -24,3 +24,7 @@ class FriendsConfig(AppConfig):
         post_save.connect(
             signals.tell_friends_show_online, sender=Profile, dispatch_uid="friends.show_online"
         )
+        from rooms.models import Room, Seat
+
+        post_save.connect(signals.room_or_seat_saved, sender=Seat, dispatch_uid="friends.invites.seat")
+        post_save.connect(signals.room_or_seat_saved, sender=Room, dispatch_uid="friends.invites.room")

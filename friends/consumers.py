@@ -21,6 +21,7 @@ from accounts.sockets import CLOSE_SIGNED_OUT, user_group
 from games.models import GAME_CHOICES
 
 from . import notify, presence, services
+from .errors import MESSAGES
 
 CLOSE_ANONYMOUS = 4403
 
@@ -89,8 +90,8 @@ class MeConsumer(AsyncWebsocketConsumer):
 
         user = get_user_model().objects.get(pk=self.user_id)
         with translation.override(self.language):
-            invites = [services.invite_payload(i) for i in services.pending_invites(user)]
-        return {"type": "hello", "invites": invites, "requests": services.incoming_count(user)}
+            invites = services.invites_for_page(user)
+        return {"type": "hello", "invites": invites, "requests": services.request_count(user)}
 
     # --- incoming ------------------------------------------------------------------
 
@@ -113,6 +114,8 @@ class MeConsumer(AsyncWebsocketConsumer):
         invite = dict(message["invite"])
         with translation.override(self.language):  # the sender's language is not the reader's
             invite["game_name"] = str(dict(GAME_CHOICES).get(invite["game"], invite["game"]))
+            if invite.get("closed"):
+                invite["closed_message"] = str(MESSAGES[invite["closed"]])
         await self.send_json({"type": "invite", "invite": invite})
 
     async def friends_presence(self, message):
@@ -131,16 +134,22 @@ class MeConsumer(AsyncWebsocketConsumer):
         return None if user is None else presence.visible_online(user)
 
     async def friends_changed(self, message):
-        count = await database_sync_to_async(self._incoming)()
-        await self.send_json({"type": "changed", "what": message.get("what"), "requests": count})
+        """Requests or invites changed: the page gets both again, whole (``requests``
+        counts friend requests only; ``invites`` lists every pending invite)."""
+        requests, invites = await database_sync_to_async(self._incoming)()
+        await self.send_json(
+            {"type": "changed", "what": message.get("what"), "requests": requests, "invites": invites}
+        )
 
     async def friends_notice(self, message):
         await self.send_json({"type": "notice", "kind": message.get("kind"), "reason": message.get("reason")})
 
-    def _incoming(self) -> int:
+    def _incoming(self) -> tuple[int, list[dict]]:
         from django.contrib.auth import get_user_model
 
-        return services.incoming_count(get_user_model().objects.get(pk=self.user_id))
+        user = get_user_model().objects.get(pk=self.user_id)
+        with translation.override(self.language):
+            return services.request_count(user), services.invites_for_page(user)
 
     async def send_json(self, content):
         await self.send(text_data=json.dumps(content, ensure_ascii=False))

@@ -17,6 +17,7 @@ MESSAGES = {
     "not_friends": _("You can only invite your friends."),
     "not_seated": _("Take a seat in a waiting room first, then invite a friend to it."),
     "already_here": _("Your friend already sits at this table."),
+    "already_invited": _("Your friend is already invited to this table: the invitation is still valid."),
     "no_invite": _("There is no such invite."),
     "invite_expired": _("This invite has expired: invites are valid for ten minutes."),
     "match_started": _("The match in that room has already started."),

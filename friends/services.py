@@ -17,7 +17,7 @@ from rooms import services as room_service
 from rooms.models import Room, Seat
 
 from . import clock, notify
-from .errors import FriendError
+from .errors import MESSAGES, FriendError
 from .models import INVITE_VALIDITY, Block, Friendship, Invite, Report
 
 User = get_user_model()
@@ -186,16 +186,42 @@ def _empty_seats(room: Room) -> list[int]:
     return [s.number for s in Seat.objects.filter(room=room).order_by("number") if s.is_empty]
 
 
+def invite_closed(invite: Invite, room: Room | None = None) -> str | None:
+    """Why the seat of a still-valid invite cannot be taken now (R-9), or None:
+    ``match_started`` or ``room_full``. A match that began after the invite was
+    sent counts even when it is over (a leaver puts the room back to waiting):
+    the invite was for that match. A full room may free a seat again."""
+    room = room or invite.room
+    if room.status != Room.Status.WAITING or Match.objects.filter(room=room).count() > invite.matches_before:
+        return "match_started"
+    if not _empty_seats(room):
+        return "room_full"
+    return None
+
+
 def _usable(invite: Invite, room: Room) -> None:
-    """R-9: an invite is refused once it expired, the match started or the room filled up.
-    A match that began after the invite was sent counts even when it is over
-    (a leaver puts the room back to waiting): the invite was for that match."""
+    """R-9: an invite is refused once it expired, the match started or the room filled up."""
     if invite.expired():
         raise FriendError("invite_expired")
-    if room.status != Room.Status.WAITING or Match.objects.filter(room=room).count() > invite.matches_before:
-        raise FriendError("match_started")
-    if not _empty_seats(room):
-        raise FriendError("room_full")
+    closed = invite_closed(invite, room)
+    if closed is not None:
+        raise FriendError(closed)
+
+
+def seconds_left(invite: Invite) -> int:
+    """Whole seconds an invite is still valid (0 once expired)."""
+    return max(0, int((invite.expires_at - clock.now()).total_seconds()))
+
+
+def invited_here(room: Room) -> dict[int, Invite]:
+    """The players with a still-valid invite to ``room``'s coming match, by user id."""
+    rows = Invite.objects.filter(
+        room=room,
+        status=Invite.Status.PENDING,
+        created_at__gte=clock.now() - INVITE_VALIDITY,
+        matches_before=Match.objects.filter(room=room).count(),
+    ).order_by("created_at")
+    return {row.recipient_id: row for row in rows}
 
 
 def invite(user, username: str, room: Room | None = None) -> Invite:
@@ -224,6 +250,9 @@ def invite(user, username: str, room: Room | None = None) -> Invite:
             raise FriendError("already_here")
         if not _empty_seats(room):
             raise FriendError("room_full")
+        earlier = invited_here(room).get(target.pk)
+        if earlier is not None:
+            raise FriendError("already_invited", {"expires_in": seconds_left(earlier)})
         row = Invite.objects.create(
             sender=user, recipient=target, room=room, matches_before=Match.objects.filter(room=room).count()
         )
@@ -231,7 +260,10 @@ def invite(user, username: str, room: Room | None = None) -> Invite:
     return row
 
 
-def invite_payload(row: Invite) -> dict:
+def invite_payload(row: Invite, closed: str | None = None) -> dict:
+    """An invite for the recipient's pages: ``expires_in`` counts down there
+    (seconds, so a page's own clock need not agree with the server's);
+    ``closed`` says why its seat cannot be taken now (``invite_closed``)."""
     return {
         "id": row.pk,
         "from": row.sender.username,
@@ -239,7 +271,27 @@ def invite_payload(row: Invite) -> dict:
         "game": row.room.game,
         "game_name": str(row.room.get_game_display()),
         "expires_at": row.expires_at.isoformat(),
+        "expires_in": seconds_left(row),
+        "closed": closed,
+        "closed_message": str(MESSAGES[closed]) if closed else None,
     }
+
+
+def invites_for_page(user) -> list[dict]:
+    """``user``'s pending invites as his pages show them, newest first (in the active language)."""
+    return [invite_payload(row, invite_closed(row)) for row in pending_invites(user)]
+
+
+def notify_invitees(room_id: int) -> None:
+    """The room's seats or status changed: the pages of everyone holding a
+    pending invite to it hear of it, so "Take the seat" comes and goes (R-9)."""
+    recipients = set(
+        Invite.objects.filter(
+            room_id=room_id, status=Invite.Status.PENDING, created_at__gte=clock.now() - INVITE_VALIDITY
+        ).values_list("recipient_id", flat=True)
+    )
+    for user_id in recipients:
+        notify.changed(user_id, "invite")
 
 
 def pending_invites(user):
@@ -316,6 +368,7 @@ def accept_invite(user, invite_id: int, choice: str | None = None, confirm: bool
         row.status, row.answered_at = Invite.Status.ACCEPTED, clock.now()
         row.save(update_fields=["status", "answered_at"])
         notify.changed(row.sender_id, "invite_accepted")
+        notify.changed(user.pk, "invite")
     return {"status": "seated", "room": room.code}
 
 
@@ -326,6 +379,7 @@ def decline_invite(user, invite_id: int) -> None:
         )
         if not updated:
             raise FriendError("no_invite")
+        notify.changed(user.pk, "invite")  # his other open pages drop it too
 
 
 # --- reports -----------------------------------------------------------------------------
@@ -362,6 +416,15 @@ def report(user, username: str, reason: str, details: str = "", match_id: int | 
         return Report.objects.create(
             reporter=user, reported=target, reason=reason, details=(details or "")[:2000], match=match
         )
+
+
+def request_count(user) -> int:
+    """Pending friend requests others sent ``user`` (the badge adds his live invites itself)."""
+    return (
+        Friendship.objects.filter(Q(low=user) | Q(high=user), status=Friendship.Status.PENDING)
+        .exclude(requested_by=user)
+        .count()
+    )
 
 
 def incoming_count(user) -> int:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from accounts.templatetags.persian import localise_digits
 from rooms.models import Room, Seat
 from rooms.services import leave_points
 
@@ -51,6 +52,33 @@ def inviting_room(user) -> Room | None:
     return seat.room
 
 
+def _page_invites(user) -> list:
+    """Pending invites with what the page shows of each: the seconds left and
+    why its seat cannot be taken now (R-9: no "Take the seat" then)."""
+    rows = list(services.pending_invites(user))
+    for row in rows:
+        row.closed = services.invite_closed(row)
+        row.closed_message = FriendError(row.closed).message if row.closed else ""
+        row.seconds_left = services.seconds_left(row)
+        row.left_text = clock_text(row.seconds_left)
+    return rows
+
+
+def clock_text(seconds: int) -> str:
+    """``9:05`` for 545 seconds, in the page's digits (the countdown the page's script keeps up)."""
+    return localise_digits(f"{seconds // 60}:{seconds % 60:02d}")
+
+
+def _with_invites(people: list[dict], room) -> list[dict]:
+    """Each friend already invited to ``room`` gets ``invited_for`` (seconds the invite is still valid)."""
+    invited = {} if room is None else services.invited_here(room)
+    for person in people:
+        row = invited.get(person["user"].pk)
+        person["invited_for"] = services.seconds_left(row) if row is not None else None
+        person["invited_text"] = clock_text(person["invited_for"]) if row is not None else ""
+    return people
+
+
 @login_required
 def index(request):
     user = request.user
@@ -66,10 +94,10 @@ def index(request):
         request,
         "friends/index.html",
         {
-            "friends": friends_of(user),
+            "friends": _with_invites(friends_of(user), room),
             "incoming": incoming,
             "outgoing": outgoing,
-            "invites": list(services.pending_invites(user)),
+            "invites": _page_invites(user),
             "blocked": Block.objects.select_related("blocked").filter(blocker=user),
             "room": room,
             "at_table": set(room.seats.exclude(user=None).values_list("user_id", flat=True))

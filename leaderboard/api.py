@@ -1,4 +1,6 @@
-"""Read-only REST API: the rankings and a player's statistics (L-6).
+"""The leaderboard's read-only REST API: the rankings and a player's statistics (L-6).
+
+Its errors are in the request's language, like every other answer of the site.
 
 ``GET /api/leaderboard/<family>/``: the ranking of hokm, shelem or bridge,
 paginated (``?page=``), with the medal of the top three.
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
@@ -22,7 +25,9 @@ from .stats import MEDALS, latest_entries, player_stats, ranked_rows, ranking
 
 
 class RankingRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField(help_text="1 for the most points.")
+    rank = serializers.IntegerField(
+        help_text="1 for the most points; players tied on points share the rank (and the medal): 1, 1, 3."
+    )
     medal = serializers.ChoiceField(
         choices=sorted(set(MEDALS.values())),
         allow_null=True,
@@ -106,12 +111,12 @@ class LeaderboardView(generics.ListAPIView):
     def get_queryset(self):
         family = self.kwargs.get("family")
         if family not in Family.values:
-            raise NotFound("Unknown game family.")
+            raise NotFound(_("Unknown game family."))
         return ranking(family)
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.get_queryset())
-        rows = ranked_rows(page, self.paginator.page.start_index())
+        rows = ranked_rows(page, self.paginator.page.start_index(), self.kwargs.get("family"))
         return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
 
@@ -132,7 +137,7 @@ class PlayerView(generics.RetrieveAPIView):
             get_user_model().objects.filter(username__iexact=self.kwargs["username"], is_active=True).first()
         )
         if user is None:
-            raise NotFound("No such player.")
+            raise NotFound(_("No such player."))
         return user
 
     def retrieve(self, request, *args, **kwargs):

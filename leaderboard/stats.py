@@ -26,8 +26,9 @@ _AGGREGATES = {
 
 
 def ranking(family: str):
-    """Players of a family by total points. Ties: more wins first, then fewer
-    matches, then the username, so every position (and medal) is fixed."""
+    """Players of a family by total points. Within a tie on points (which shares
+    the rank and the medal, ``ranked_rows``) the order is more wins first, then
+    fewer matches, then the username, so the list's order is fixed."""
     return (
         LedgerEntry.objects.counted()
         .filter(family=family, user__is_active=True)
@@ -37,11 +38,22 @@ def ranking(family: str):
     )
 
 
-def ranked_rows(rows, start_rank: int) -> list[dict]:
-    """Number a page of ``ranking`` rows from ``start_rank`` and give the top three their medals."""
+def ranked_rows(rows, start_rank: int, family: str | None = None) -> list[dict]:
+    """Number a page of ``ranking`` rows from ``start_rank`` (its first row's place)
+    and give the top three ranks their medals (L-6). Players tied on points share
+    the rank and the medal, and the next rank counts the players above it
+    ("1, 1, 3": two gold medals, then bronze). A page that begins inside a tie
+    asks how many players have more points (``family`` names the ranking)."""
     out = []
+    previous = None
+    rank = start_rank
     for i, row in enumerate(rows):
-        rank = start_rank + i
+        if previous is None:
+            if start_rank > 1 and family is not None:
+                rank = 1 + ranking(family).filter(points__gt=row["points"]).count()
+        elif row["points"] != previous:
+            rank = start_rank + i
+        previous = row["points"]
         out.append({**row, "rank": rank, "medal": MEDALS.get(rank)})
     return out
 

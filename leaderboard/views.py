@@ -56,7 +56,7 @@ def index(request):
         # Everyone's page of the ranking, made once for everyone (issue 33).
         page = Paginator(ranking(family), PER_PAGE).get_page(number)
         return LeaderboardPage(
-            page.number, page.paginator.num_pages, ranked_rows(page.object_list, page.start_index())
+            page.number, page.paginator.num_pages, ranked_rows(page.object_list, page.start_index(), family)
         )
 
     page = shared(f"{family}:{number}", make, SHARED_SECONDS, topic="ledger")

@@ -12,7 +12,7 @@ from . import timeline
 
 REVIEWABLE = (Match.Status.FINISHED, Match.Status.ABANDONED)
 CACHE_SECONDS = 24 * 3600
-TIMELINE_VERSION = 1  # bump when the timeline's shape changes
+TIMELINE_VERSION = 2  # bump when the timeline's shape changes (2: a bot's level)
 
 
 def is_participant(match: Match, user) -> bool:

@@ -313,7 +313,13 @@ def build(match: dict, moves: list[LoggedMove], dd: bool = True) -> dict:
             if rnd.get("hands"):
                 rnd["double_dummy"] = doubledummy.table(rnd["hands"])
     players = [
-        {"seat": p["seat"], "name": p.get("username") or "", "bot": bool(p.get("bot"))}
+        {
+            "seat": p["seat"],
+            "name": p.get("username") or "",
+            "bot": bool(p.get("bot")),
+            # A bot is named by the page in its language, as the table names it, with its level.
+            "level": p.get("level") if p.get("bot") else None,
+        }
         for p in sorted(match.get("players") or [], key=lambda p: p["seat"])
     ]
     return {

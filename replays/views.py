@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
+
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils.translation import pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games import engine
 from games.models import Match
+from rooms.bot_names import bot_label, bot_names
 
 from . import services
 
@@ -32,6 +36,16 @@ def outcome(match: Match, seat: int | None) -> dict | None:
     }
 
 
+def player_names(match: Match) -> str:
+    """The match's players by seat, a bot by the table's name with its level ("Kaveh (easy)"),
+    joined the page's way: "a, b" in English, «a، b» in Persian (issue 34)."""
+    names = [
+        bot_label(p["seat"], p.get("level")) if p.get("bot") else (p.get("username") or "")
+        for p in sorted(match.players or [], key=lambda p: p["seat"])
+    ]
+    return pgettext("between the names of a list", ", ").join(names)
+
+
 @require_GET
 @login_required
 def index(request):
@@ -39,7 +53,7 @@ def index(request):
     rows = []
     for m in page.object_list:
         seat = m.seat_of_user(request.user.pk)
-        rows.append({"match": m, "seat": seat, "outcome": outcome(m, seat)})
+        rows.append({"match": m, "seat": seat, "outcome": outcome(m, seat), "players": player_names(m)})
     return render(request, "replays/index.html", {"page": page, "rows": rows})
 
 
@@ -54,6 +68,7 @@ def viewer(request, match_id: int):
             "match": match,
             "replayable": data["replayable"],
             "viewer_seat": match.seat_of_user(request.user.pk),
+            "bot_names_json": json.dumps(bot_names(4), ensure_ascii=False),
         },
     )
 

@@ -30,3 +30,23 @@ def bot_name(seat_number: int, language: str | None = None) -> str:
 def bot_names(players: int = 4, language: str | None = None) -> dict[str, str]:
     """{"1": name, ...} for every seat of a table: what the room page hands to its script."""
     return {str(n): bot_name(n, language) for n in range(1, players + 1)}
+
+
+BOT_LEVEL_NAMES = {
+    "easy": pgettext_lazy("bot level", "easy"),
+    "normal": pgettext_lazy("bot level", "normal"),
+    "strong": pgettext_lazy("bot level", "strong"),
+}
+
+
+def bot_label(seat_number: int, level: str | None = None) -> str:
+    """The table's name of the bot in a seat with its level, "Kaveh (easy)" (issue 34:
+    one name everywhere: the table, the review and the lists of a match's players)."""
+    name = bot_name(seat_number)
+    label = BOT_LEVEL_NAMES.get(level or "")
+    if label is None:
+        return name
+    return str(pgettext_lazy("a bot's name and level", "%(name)s (%(level)s)")) % {
+        "name": name,
+        "level": label,
+    }

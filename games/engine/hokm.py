@@ -22,11 +22,13 @@ docstrings):
   trump is named (H2-3 says nothing; nobody can then be told a card early).
 - H4-X1: the middle card (``d[12]``) belongs to the partner's hand from the
   deal. It is face up for everyone (``view["middle"]``) until exactly one of
-  two things happens: the partner picks it up (``{"type": "pick_up"}``, his
-  alone, on or off his turn, an event ``middle_picked_up``), or he puts his
-  first card on the table (plays it, leads a run, or lays a card early,
-  H4-X2), which picks it up too. Like early play, ``pick_up`` is accepted
-  from a seat that is not in ``to_act``.
+  three things happens (RULES.md's Decision on early play): the partner picks
+  it up (``{"type": "pick_up"}``, his alone, on or off his turn, an event
+  ``middle_picked_up``), his first card is actually played (played from the
+  hand, led in a run, or an early card turned and played), or he lays the
+  middle card itself early (H4-X2; it is then face down). Laying another card
+  early is not playing it: the middle card stays up. Like early play,
+  ``pick_up`` is accepted from a seat that is not in ``to_act``.
 - H4-X2: ``to_act`` holds only the seat whose turn it is (the platform runs a
   clock for it alone); ``legal_actions(state, other_seat)`` still lists that
   seat's ``early`` / ``take_back`` actions and ``apply`` accepts them. An early
@@ -544,8 +546,9 @@ class Hokm4(_Hokm):
     of ``d[12]`` (the partner's third card) trump. The card is part of the
     partner's hand and shown to everyone in ``view["middle"]`` until the
     partner picks it up (``{"type": "pick_up"}``, legal for him alone, on or
-    off his turn, event ``middle_picked_up``) or first puts a card on the
-    table (plays, leads a run, or lays one early), which picks it up too.
+    off his turn, event ``middle_picked_up``), his first card is played
+    (from the hand, in a run, or an early card turned over), or he lays the
+    middle card itself early. Another card laid early leaves it up.
 
     Runs (H4-X3): ``{"type": "run", "cards": [...]}`` on lead: A K Q of a
     non-trump suit, or two or more of the highest trumps not yet played.
@@ -635,7 +638,7 @@ class Hokm4(_Hokm):
         st["turn"] = st["leader"] = hakem  # H4-3
 
     def _on_card_put(self, st, seat):
-        # H4-X1: the partner's first card on the table picks the middle card up.
+        # H4-X1: the partner's first card played (not merely laid early) picks the middle card up.
         if st["middle"] is not None and seat == partner(st["hakem"], 4):
             st["middle"] = None
 
@@ -781,7 +784,10 @@ class Hokm4(_Hokm):
         hands[i] = [c for c in hand if c != card]
         st["early"] = early
         st["hands"] = hands
-        self._on_card_put(st, seat)
+        # H4-X1 Decision: a card laid early is not yet played; the middle card stays
+        # face up unless it is the very card laid (then it lies face down).
+        if card == state["middle"]:
+            st["middle"] = None
         return st, [{"type": "early_laid", "seat": seat}]
 
     def _view_extra(self, state, seat, v):

@@ -391,7 +391,9 @@ def _determinize(state, hands, me, fs, rng):
         out[i] = m
         if fs.early[i] >= 0:  # H4-X2: which card lies face down is unknown too
             led = CARD_INDEX[state["trick"][0][1]]
-            fs.early[i] = _random_bit(m & SUIT_MASK[SUIT_OF[led]] or m, rng.random)
+            # H4-X1: a middle card still face up is not the one laid early (laying it ends its display).
+            free = m & ~known[i] or m
+            fs.early[i] = _random_bit(free & SUIT_MASK[SUIT_OF[led]] or free, rng.random)
     return out
 
 

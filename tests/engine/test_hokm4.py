@@ -564,10 +564,12 @@ def test_h4_x2_early_play_is_refused_when_the_table_rule_is_off():
     raises("not_allowed", state, 3, {"type": "take_back"})
 
 
-def test_h4_x2_laying_early_picks_up_the_middle_card():
+def test_h4_x2_laying_another_card_early_does_not_pick_up_the_middle_card_h4_x1_decision():
     state = started(HANDS_A, rules=EARLY, trump="middle")
     state, _ = play(state, "AD")
     state, _ = act(state, 3, {"type": "early", "card": "5D"})
+    assert state["middle"] == "9H"
+    state, _ = play(state, "2D")  # his early card is turned and played: now it goes
     assert state["middle"] is None
 
 

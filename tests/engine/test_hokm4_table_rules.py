@@ -59,10 +59,11 @@ def test_h4_x1_no_pick_up_without_a_middle_card():
 
 def test_h4_x1_the_middle_card_is_visible_to_all_until_exactly_pick_up_or_first_card():
     """Random whole games: ``view["middle"]`` is the card for every viewer
-    from the trump until the partner's pick-up or first card, then None."""
+    from the trump until the partner's pick-up, his first card played or the
+    middle card itself laid early, then None."""
     rng = random.Random(20)
     rules = {"middle_card": True, "early_play": True, "lead_run": True, "target": 3}
-    checked = picked = 0
+    checked = picked = kept_up = 0
     for _ in range(12):
         state = H4.new_match(H4.validate_rules(rules))
         shown = None
@@ -90,14 +91,92 @@ def test_h4_x1_the_middle_card_is_visible_to_all_until_exactly_pick_up_or_first_
                     shown = e["middle"]
                 elif shown is not None and (
                     e["type"] == "middle_picked_up"
-                    or (e["type"] in ("card_played", "early_laid") and e["seat"] == mate)
+                    or (e["type"] == "card_played" and e["seat"] == mate)
+                    # The H4-X1 Decision: only the middle card itself, laid early, ends it.
+                    or (e["type"] == "early_laid" and e["seat"] == mate and action["card"] == shown)
                 ):
                     picked += e["type"] == "middle_picked_up"
                     shown = None
             for viewer in (1, 2, 3, 4, None):
                 assert H4.view(state, viewer)["middle"] == shown
             checked += 1
-    assert checked > 500 and picked
+            kept_up += bool(
+                shown and action.get("type") == "early" and seat == mate and action["card"] != shown
+            )
+    assert checked > 500 and picked and kept_up
+
+
+def test_h4_x1_an_early_lay_of_another_card_keeps_the_middle_card_up():
+    """The H4-X1 Decision: a card laid face down early is not yet played."""
+    state = started(HANDS_A, rules=EARLY, trump="middle")  # 9H, seat 3's third card
+    state, _ = play(state, "AH")
+    state, events = act(state, 3, {"type": "early", "card": "8H"})
+    assert events == [{"type": "early_laid", "seat": 3}]
+    for viewer in (1, 2, 3, 4, None):
+        v = H4.view(state, viewer)
+        assert v["middle"] == "9H" and "9H" in view_cards(v)
+        assert v["early"] == [False, False, True, False]
+    for viewer in (1, 2, 4, None):
+        assert "8H" not in view_cards(H4.view(state, viewer))  # face down
+    assert PICK_UP in H4.legal_actions(state, 3)  # he may still pick it up
+    # Taken back, it was never played: the middle card is still up.
+    taken, _ = act(state, 3, {"type": "take_back"})
+    assert taken["middle"] == "9H" and "8H" in taken["hands"][2]
+    # Seat 2 plays: the early card is turned and played, his first card; the middle card goes.
+    state, events = play(state, "2H")
+    assert [(e["seat"], e["card"], e.get("early", False)) for e in events if e["type"] == "card_played"] == [
+        (2, "2H", False),
+        (3, "8H", True),
+    ]
+    for viewer in (1, 2, 4, None):
+        v = H4.view(state, viewer)
+        assert v["middle"] is None and "9H" not in view_cards(v)
+    assert "9H" in H4.view(state, 3)["hand"]
+    raises("no_middle_card", state, 3, PICK_UP)
+
+
+def test_h4_x1_an_early_lay_of_the_middle_card_itself_ends_it_at_once():
+    state = started(HANDS_A, rules=EARLY, trump="middle")
+    state, _ = play(state, "AH")
+    state, events = act(state, 3, {"type": "early", "card": "9H"})
+    assert events == [{"type": "early_laid", "seat": 3}]  # the event does not name the card
+    for viewer in (1, 2, 4, None):
+        v = H4.view(state, viewer)
+        assert v["middle"] is None and "9H" not in view_cards(v)  # now face down
+        assert v["early"] == [False, False, True, False]
+    assert H4.view(state, 3)["my_early"] == "9H"
+    raises("no_middle_card", state, 3, PICK_UP)
+    # Taken back, it goes into his hand, not back onto the table.
+    state, _ = act(state, 3, {"type": "take_back"})
+    assert state["middle"] is None and "9H" in state["hands"][2]
+    for viewer in (1, 2, 4, None):
+        assert "9H" not in view_cards(H4.view(state, viewer))
+
+
+def test_h4_x1_a_refused_early_lay_leaves_the_middle_card_up():
+    state = started(HANDS_A, rules=EARLY, trump="middle")
+    state, _ = play(state, "AH")
+    raises("must_follow_suit", state, 3, {"type": "early", "card": "5D"})
+    raises("not_in_hand", state, 3, {"type": "early", "card": "AS"})
+    assert state["middle"] == "9H" and state["early"] == [None] * 4
+
+
+def test_h4_x1_the_fast_model_never_guesses_the_face_up_middle_card_as_an_early_card():
+    """hokm_fast's worlds for another seat: the partner's face-down early card is any
+    of his unseen hearts, never the middle card everyone sees on the table."""
+    from games.engine import hokm_fast as hf
+
+    state = started(HANDS_A, rules=EARLY, trump="middle")
+    state, _ = play(state, "AH")
+    state, _ = act(state, 3, {"type": "early", "card": "8H"})
+    guessed = set()
+    for k in range(200):
+        fs = hf.from_state(state, seat=2, rng=random.Random(k))
+        card = hf.CARDS[fs.early[2]]
+        assert card != "9H"
+        assert fs.hands[2] & hf.BIT[hf.CARD_INDEX["9H"]]  # the middle card is still his
+        guessed.add(card)
+    assert len(guessed) > 1
 
 
 def test_h4_x2_apply_and_legal_actions_agree_on_every_early_card():

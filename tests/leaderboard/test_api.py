@@ -53,9 +53,10 @@ def test_l_6_the_leaderboard_endpoint_ranks_with_medals(client, played):
     data = client.get("/api/leaderboard/hokm/").json()
     assert data["count"] == 4
     rows = [(r["rank"], r["username"], r["points"], r["medal"]) for r in data["results"]]
+    # alice and charlie are tied on 7 points: they share the rank and the gold (L-6, issue 34).
     assert rows == [
         (1, "alice", 7, "gold"),
-        (2, "charlie", 7, "silver"),
+        (1, "charlie", 7, "gold"),
         (3, "dave", 5, "bronze"),
         (4, "bob", 3, None),
     ]
@@ -80,7 +81,12 @@ def test_l_6_the_leaderboard_endpoint_is_paginated(client, make_user):
     first = client.get("/api/leaderboard/hokm/").json()
     assert first["count"] == 30 and len(first["results"]) == 25 and first["next"]
     second = client.get(first["next"]).json()
-    assert [r["rank"] for r in second["results"]] == [26, 27, 28, 29, 30]
+    # Fifteen winners tied on top (rank 1, gold), fifteen losers tied behind them: the
+    # second page begins inside that tie and keeps its shared rank, 16, not 26.
+    assert {r["points"] for r in first["results"][:15]} == {first["results"][0]["points"]}
+    assert [r["rank"] for r in first["results"]] == [1] * 15 + [16] * 10
+    assert [r["medal"] for r in first["results"]] == ["gold"] * 15 + [None] * 10
+    assert [r["rank"] for r in second["results"]] == [16] * 5
     assert all(r["medal"] is None for r in second["results"])
 
 

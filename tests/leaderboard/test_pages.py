@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games.models import Match
 from leaderboard.services import void_match
+from leaderboard.stats import ranking
 
 from .conftest import PERSIAN_DIGITS, abandon, build_match, finished
 
@@ -94,7 +95,12 @@ def test_l_6_the_leaderboard_is_paginated_by_25(client, make_user):
     assert "Page 1 of 2" in first and "page=2" in first
     second = page(client, "/leaderboard/?game=hokm&page=2", "en")
     assert len(ranked_names(second)) == 3
-    assert 'data-rank="26"' in second and "🥇" not in second
+    assert "🥇" not in second
+    # Every rank is 1 + the number of players with more points (ties share it, L-6).
+    points = {r["username"]: r["points"] for r in ranking("hokm")}
+    for html in (first, second):
+        for name, rank in re.findall(r'data-username="([^"]+)" data-rank="(\d+)"', html):
+            assert int(rank) == 1 + sum(p > points[name] for p in points.values()), name
     assert set(ranked_names(first)) | set(ranked_names(second)) == {u.username for u in users}
     assert ranked_names(page(client, "/leaderboard/?game=hokm&page=99", "en")) == ranked_names(second)
 
@@ -178,3 +184,20 @@ def test_l_6_negative_points_keep_their_sign_before_the_number_in_persian(client
     finished("shelem2", [alice, bob], winner=1, score=[-150, 620])
     html = page(client, "/leaderboard/?game=shelem")
     assert '<span dir="ltr">-۱۵۰</span>' in html  # isolated left-to-right: the minus stays in front
+
+
+def test_l_6_players_tied_on_points_share_the_medal_and_the_rank(client, make_user):
+    """Issue 34: 7, 7, 5, 5, 3 points rank 1, 1, 3, 3, 5: two golds, two bronzes, no silver."""
+    a, b, c, d, e, f = (make_user(n) for n in ("anahita", "babak", "cyra", "darya", "ehsan", "farid"))
+    finished("hokm2", [a, e], winner=0, score=[7, 3])  # anahita 7, ehsan 3
+    finished("hokm2", [b, f], winner=0, score=[7, 0])  # babak 7, farid -1
+    finished("hokm2", [c, d], winner=0, score=[5, 0])  # cyra 5, darya -1
+    points = {r["username"]: r["points"] for r in ranking("hokm")}
+    assert points["anahita"] == points["babak"] and points["anahita"] > points["cyra"] > points["ehsan"]
+    html = page(client, reverse("leaderboard:index"), lang="en")
+    rows = re.findall(r'data-username="([^"]+)" data-rank="(\d+)"(?: data-medal="(\w+)")?', html)
+    by_name = {name: (int(rank), medal) for name, rank, medal in rows}
+    assert by_name["anahita"] == by_name["babak"] == (1, "gold")
+    assert by_name["cyra"] == (3, "bronze")
+    assert html.count("🥇") == 2 and "🥈" not in html and html.count("🥉") == 1
+    assert all(medal == "" for name, (rank, medal) in by_name.items() if rank > 3)

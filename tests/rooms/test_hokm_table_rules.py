@@ -121,9 +121,10 @@ async def test_h4_x1_the_middle_card_stays_visible_until_the_partners_first_card
     assert not [a for a in players[2].state["view"]["legal"] if a["type"] == "pick_up"]
 
 
-async def test_h4_x1_laying_early_ends_the_middle_cards_visibility(
+async def test_h4_x1_laying_another_card_early_keeps_the_middle_card_up_until_it_is_played(
     connect, alice, bob, charlie, dave, fixed_deal
 ):
+    """The H4-X1 Decision: a card laid face down early is not yet played."""
     room, players, watcher = await table(
         connect, [alice, bob, charlie, dave], {"middle_card": True, "early_play": True}
     )
@@ -132,7 +133,27 @@ async def test_h4_x1_laying_early_ends_the_middle_cards_visibility(
     laid = await act(players[2], {"type": "early", "card": "5D"})
     await at_version(players + [watcher], laid["v"])
     for conn in players + [watcher]:
+        assert conn.state["view"]["middle"] == "9H", conn.name
+    played = await act(players[1], {"type": "play", "card": "2D"})  # his early 5D is turned and played
+    await at_version(players + [watcher], played["v"])
+    for conn in players + [watcher]:
         assert conn.state["view"]["middle"] is None, conn.name
+
+
+async def test_h4_x1_laying_the_middle_card_itself_early_ends_its_visibility(
+    connect, alice, bob, charlie, dave, fixed_deal
+):
+    room, players, watcher = await table(
+        connect, [alice, bob, charlie, dave], {"middle_card": True, "early_play": True}
+    )
+    await act(players[0], {"type": "trump", "suit": "middle"})
+    await act(players[0], {"type": "play", "card": "AH"})
+    laid = await act(players[2], {"type": "early", "card": "9H"})
+    await at_version(players + [watcher], laid["v"])
+    for conn in players + [watcher]:
+        assert conn.state["view"]["middle"] is None, conn.name
+    assert players[2].state["view"]["my_early"] == "9H"
+    assert all(conn.state["view"].get("my_early") is None for conn in players[:2] + players[3:] + [watcher])
 
 
 async def test_h4_x1_rule_off_the_middle_choice_and_the_pick_up_are_refused(

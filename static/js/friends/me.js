@@ -10,14 +10,20 @@ const num = (n) => (persian ? String(n).replace(/[0-9]/g, (d) => FA_DIGITS[d]) :
 
 const HEARTBEAT_MS = 10000;
 const NO_RETRY = new Set([4401, 4403]); // signed out / deactivated, or anonymous
+// invites: id -> invite (with `deadline`, this page's clock, from the server's `expires_in`);
+// requests: pending friend requests only (invites are counted from the map, once each).
 const state = { invites: new Map(), requests: 0, frames: [], open: false };
 window.takhtehFriends = state;
 
 const badge = document.querySelector("[data-testid=friends-badge]");
 
+// An invite can be taken while it is valid and its room neither filled up nor started (R-9).
+const takeable = (invite) => !invite.closed && invite.deadline > Date.now();
+
 function renderBadge() {
   if (!badge) return;
-  const count = state.requests + state.invites.size;
+  let count = state.requests;
+  for (const invite of state.invites.values()) if (takeable(invite)) count += 1;
   badge.textContent = num(count);
   badge.hidden = count === 0;
   badge.setAttribute("aria-label", interpolate(gettext("%(n)s new"), { n: num(count) }, true));
@@ -30,7 +36,7 @@ function csrfToken() {
   return m ? decodeURIComponent(m[1]) : "";
 }
 
-function postButton(action, label, ghost) {
+function postButton(action, label, ghost, testid) {
   const form = document.createElement("form");
   form.method = "post";
   form.action = action;
@@ -42,6 +48,7 @@ function postButton(action, label, ghost) {
   button.type = "submit";
   button.className = ghost ? "btn btn-ghost" : "btn";
   button.textContent = label;
+  if (testid) button.dataset.testid = testid;
   form.append(token, button);
   return form;
 }
@@ -50,23 +57,106 @@ function inviteText(invite) {
   return interpolate(gettext("%(name)s invites you to a %(game)s table"), { name: invite.from, game: invite.game_name }, true);
 }
 
-function addToInviteList(invite) {
-  const list = document.querySelector("[data-testid=invite-list]");
-  if (!list || list.querySelector(`[data-invite="${invite.id}"]`)) return;
-  const item = document.createElement("li");
-  item.dataset.invite = invite.id;
+// "9:05": whole minutes and seconds left, in the page's digits.
+function clockText(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  return num(`${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`);
+}
+
+function validFor(deadline) {
+  return interpolate(gettext("valid for %(left)s"), { left: clockText(deadline - Date.now()) }, true);
+}
+
+function withDeadline(invite) {
+  return { ...invite, deadline: Date.now() + 1000 * Number(invite.expires_in || 0) };
+}
+
+// Build (or rebuild, when its room filled, started or reopened) one invite's row.
+function fillInvite(item, invite) {
+  item.dataset.expiresIn = String(Math.round((invite.deadline - Date.now()) / 1000));
+  item.dataset.deadline = String(invite.deadline);
+  const key = invite.closed || "open";
+  if (item.dataset.key === key) return;
+  item.dataset.key = key;
+  if (invite.closed) item.dataset.closed = invite.closed;
+  else delete item.dataset.closed;
   const text = document.createElement("span");
-  text.textContent = inviteText(invite);
+  text.className = "fr-inv-text";
+  const words = document.createElement("span");
+  words.textContent = inviteText(invite);
+  const left = document.createElement("small");
+  left.className = "muted fr-countdown";
+  left.dataset.testid = "invite-countdown";
+  left.textContent = validFor(invite.deadline);
+  text.append(words, " ", left);
+  if (invite.closed) {
+    const note = document.createElement("small");
+    note.className = "fr-closed";
+    note.dataset.testid = "invite-closed";
+    note.textContent = invite.closed_message || "";
+    text.append(" ", note);
+  }
   const actions = document.createElement("span");
   actions.className = "fr-actions";
-  actions.append(
-    postButton(`/friends/invites/${invite.id}/accept/`, gettext("Take the seat"), false),
-    postButton(`/friends/invites/${invite.id}/decline/`, gettext("Decline"), true),
-  );
-  item.append(text, actions);
-  list.prepend(item);
+  if (!invite.closed) actions.append(postButton(`/friends/invites/${invite.id}/accept/`, gettext("Take the seat"), false, "take-seat"));
+  actions.append(postButton(`/friends/invites/${invite.id}/decline/`, gettext("Decline"), true));
+  item.replaceChildren(text, actions);
+}
+
+// The friends page's list follows the invites this page knows (R-9): new ones
+// at the top, answered or expired ones gone, a filled or started room's without its button.
+function renderInviteList() {
+  const list = document.querySelector("[data-testid=invite-list]");
+  if (!list) return;
+  for (const item of list.querySelectorAll("li[data-invite]")) {
+    if (!state.invites.has(Number(item.dataset.invite))) item.remove();
+  }
+  const ordered = [...state.invites.values()].sort((a, b) => a.deadline - b.deadline);
+  for (const invite of ordered) {
+    let item = list.querySelector(`[data-invite="${invite.id}"]`);
+    if (!item) {
+      item = document.createElement("li");
+      item.dataset.invite = invite.id;
+      list.prepend(item);
+    }
+    fillInvite(item, invite);
+  }
   const empty = document.querySelector(".fr-invites .fr-empty");
-  if (empty) empty.hidden = true;
+  if (empty) empty.hidden = state.invites.size > 0;
+}
+
+// Once a second: every countdown on the page moves on; what expired goes by itself.
+function tick() {
+  const now = Date.now();
+  let gone = false;
+  for (const [id, invite] of state.invites) {
+    if (invite.deadline <= now) {
+      state.invites.delete(id);
+      gone = true;
+    }
+  }
+  if (gone) {
+    renderInviteList();
+    renderBadge();
+  }
+  for (const el of document.querySelectorAll("[data-deadline]")) {
+    const deadline = Number(el.dataset.deadline);
+    if (deadline <= now) {
+      el.remove();
+      continue;
+    }
+    const left = el.matches(".fr-countdown") ? el : el.querySelector(".fr-countdown");
+    if (left) left.textContent = validFor(deadline);
+  }
+}
+
+// What the page was served with: the invites' rows and the "Invited" notes of the friends list.
+function startCountdowns() {
+  const now = Date.now();
+  for (const el of document.querySelectorAll("[data-expires-in]")) {
+    if (!el.dataset.deadline) el.dataset.deadline = String(now + 1000 * Number(el.dataset.expiresIn));
+  }
+  setInterval(tick, 1000);
 }
 
 function toast(message, testid, withLink) {
@@ -113,27 +203,23 @@ function setPresence(username, online) {
 
 function handle(frame) {
   state.frames.push(frame);
-  if (frame.type === "hello") {
-    state.invites = new Map(frame.invites.map((i) => [i.id, i]));
+  if (frame.type === "hello" || frame.type === "changed") {
+    // Both carry the whole picture: friend requests counted apart from the invites listed.
     state.requests = frame.requests;
+    if (Array.isArray(frame.invites)) {
+      state.invites = new Map(frame.invites.map((i) => [i.id, withDeadline(i)]));
+      renderInviteList();
+    }
   } else if (frame.type === "invite") {
-    state.invites.set(frame.invite.id, frame.invite);
-    addToInviteList(frame.invite);
+    state.invites.set(frame.invite.id, withDeadline(frame.invite));
+    renderInviteList();
     toast(inviteText(frame.invite), "invite-toast", true);
-  } else if (frame.type === "changed") {
-    state.requests = frame.requests - countLiveInvites();
   } else if (frame.type === "notice" && frame.kind === "warn") {
     toast(interpolate(gettext("A moderator warns you: %(reason)s"), { reason: frame.reason || "" }, true), "warn-toast", false);
   } else if (frame.type === "presence") {
     setPresence(frame.user, frame.online);
   }
   renderBadge();
-}
-
-function countLiveInvites() {
-  const now = Date.now();
-  for (const [id, invite] of state.invites) if (Date.parse(invite.expires_at) <= now) state.invites.delete(id);
-  return state.invites.size;
 }
 
 let retry = 1000;
@@ -162,4 +248,5 @@ function connect() {
   });
 }
 
+startCountdowns();
 connect();

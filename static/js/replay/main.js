@@ -5,6 +5,7 @@ import { fill, h } from "../table/dom.js";
 import { bidText, callText, compassName, contractText, family, sideText, strainText } from "../table/games.js";
 import { seatPositions, teamOf } from "../table/geometry.js";
 import { fmt, gettext, num, RTL, signed } from "../table/i18n.js";
+import { botLevelName, botName } from "../table/names.js";
 import { scoreChart } from "./chart.js";
 
 const root = document.getElementById("replay-app");
@@ -15,7 +16,7 @@ const app = { data: null, index: 0, timer: null, pos: {}, viewer: null };
 function seatName(seat) {
   const s = app.data.match.seats.find((p) => p.seat === seat);
   if (!s) return compassOr(seat);
-  return s.bot ? fmt(gettext("Bot %(seat)s"), { seat: num(seat) }) : s.name;
+  return s.bot ? botName(seat) : s.name; // a bot: the table's name (issue 34)
 }
 
 function compassOr(seat) {
@@ -87,6 +88,8 @@ function renderSeats(step) {
     const acting = step.to_act && step.to_act.includes(n);
     const tags = [];
     if (m.game === "bridge") tags.push(h("span.tag.tag-compass", null, compassName(n)));
+    const who = m.seats.find((p) => p.seat === n);
+    if (who && who.bot && who.level) tags.push(h("span.tag.tag-level", { "data-testid": `bot-level-tag-${n}` }, botLevelName(who.level)));
     const rnd = app.data.rounds[step.round];
     if (rnd && family(m.game) === "hokm" && rnd.leader === n) tags.push(h("span.tag.tag-hakem", null, gettext("Hakem")));
     if (rnd && family(m.game) === "shelem" && step.bidder === n) tags.push(h("span.tag.tag-hakem", null, gettext("Bidder")));

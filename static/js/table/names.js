@@ -7,7 +7,8 @@ let names = null;
 function load() {
   if (names) return names;
   names = {};
-  const root = document.getElementById("table-app");
+  // The table page and the review page both carry them (data-bot-names).
+  const root = document.querySelector("[data-bot-names]");
   try {
     Object.assign(names, JSON.parse((root && root.dataset.botNames) || "{}"));
   } catch (err) {
@@ -19,4 +20,9 @@ function load() {
 /** The name of the bot in seat `number`. */
 export function botName(number) {
   return load()[String(number)] || gettext("Bot");
+}
+
+/** Issue 21: a bot's level as the table names it ("Easy bot"). */
+export function botLevelName(level) {
+  return { easy: gettext("Easy bot"), normal: gettext("Normal bot"), strong: gettext("Strong bot") }[level] || "";
 }

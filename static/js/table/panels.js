@@ -422,6 +422,12 @@ function resultPanel(r) {
   }
   // R-10: each player of the match may review its hands.
   if (view.viewer && frame.status !== "active") buttons.push(reviewLink(frame.match));
+  // SH-11: why a Shelem match ended (the cap, minus the cap, the lead), with this room's own options.
+  if (family(view.game) === "shelem" && frame.status === "finished") {
+    const code = encodeURIComponent(app.cfg.code);
+    buttons.push(h("a.btn.btn-ghost", { href: `/rules/${encodeURIComponent(view.game)}/?room=${code}&back=/rooms/${code}/#match-end`,
+      "data-testid": "why-match-ended" }, gettext("How a match ends")));
+  }
   // R-9: a player may report another, with this match attached.
   if (view.viewer) {
     for (const s of seats.filter((x) => x.user && x.user !== app.you.user)) {
