@@ -21,7 +21,7 @@ from games.engine.seats import next_seat
 from games.engine.shelem import TRICK_POINTS, hand_points, side_scores
 from games.engine.tricks import winning_index
 
-from .lessons import BadAnswer, Lesson, Step, Verdict, _scene, card_text
+from .steps import BadAnswer, Lesson, Step, Verdict, _scene, card_text
 
 SEAT_LETTER = {1: "N", 2: "E", 3: "S", 4: "W"}
 
