@@ -45,7 +45,7 @@ from .bots import bot_action
 from .errors import PlayError
 from .models import Match, Move, Round, first_due
 from .rows import RowReader
-from .signals import match_ended, seats_swapped, version_committed
+from .signals import match_ended, version_committed
 
 log = logging.getLogger(__name__)
 
@@ -123,8 +123,9 @@ def _next_round(match: Match) -> int:
 
 
 def create_match(room, players: list[dict]) -> Match:
-    """A new match for ``room`` (anything with ``pk``, ``game`` and ``rules``)
-    with ``players`` ([{seat, user_id, username, bot}]).
+    """A new match for ``room`` (anything with ``pk``, ``game`` and ``rules``;
+    its ``story_next``, when it has one, is the chapter the match's first tea
+    tells, H4-X4) with ``players`` ([{seat, user_id, username, bot}]).
 
     Runs inside the caller's transaction (the room's start)."""
     game = engine.get(room.game)
@@ -137,6 +138,7 @@ def create_match(room, players: list[dict]) -> Match:
         version=0,
         practice=any(p["bot"] for p in players),
         players=players,
+        tea=tea.start(getattr(room, "story_next", None)) if rules.get("tea") else {},
     )
     fairness.open_round(match, 1)  # F-1: round 1's commitments open now
     events = _advance(match, game, [])
@@ -561,8 +563,9 @@ def _wait_for_fair_deal(match: Match) -> None:
 
 
 def _swap_players(match: Match, a: int, b: int) -> None:
-    """H4-X6: partners sit opposite; the engine moved seats, we move the players
-    (and tell whoever keeps seats of its own: rooms)."""
+    """H4-X6: partners sit opposite; the engine moved seats, we move the players.
+    Whoever keeps seats of its own (rooms) follows the ``swap_seats`` event
+    of the committed version (``signals.version_committed``)."""
     players = []
     for p in match.players:
         p = dict(p)
@@ -572,7 +575,6 @@ def _swap_players(match: Match, a: int, b: int) -> None:
             p["seat"] = a
         players.append(p)
     match.players = sorted(players, key=lambda p: p["seat"])
-    seats_swapped.send(sender=Match, match=match, a=a, b=b)
 
 
 def _finish(match: Match, result: dict) -> None:

@@ -113,6 +113,27 @@ def test_games_imports_no_app_built_on_it():
     assert bad == []
 
 
+def test_games_learns_nothing_from_a_signals_answer():
+    """Issue 35, down never up: games sends signals and never uses what a
+    receiver returns (a call up in disguise); ``send_robust``'s answers are
+    only looked at for a receiver's failure, to log it."""
+    bad = []
+    for path in sorted((ROOT / "games").rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(), filename=str(path))
+        bare = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "send"
+                and id(node) not in bare
+            ):
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert bad == []
+
+
 def test_no_modules_import_each_other_in_a_circle():
     assert cycles(_without_packages(graph())) == []
 
