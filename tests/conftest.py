@@ -13,6 +13,19 @@ os.environ.setdefault("SITE_HTTPS", "false")
 os.environ.setdefault("GC_TUNING", "off")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_password_hasher():
+    """Users by the dozen in this process: a cheap hasher (tests only; the
+    servers the tests start keep the site's own). PBKDF2's 1,000,000
+    iterations cost about a second of CPU per user on a busy 2-core machine."""
+    from django.test.utils import override_settings
+
+    cheap = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
+    cheap.enable()
+    yield
+    cheap.disable()
+
+
 @pytest.fixture
 def make_user(db, django_user_model):
     def make(username, password="correct-horse-battery", **extra):
