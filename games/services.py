@@ -39,12 +39,12 @@ from django.db import connection, transaction
 
 from games import engine
 from games.engine import CHANCE, IllegalAction
+from infra.rows import RowReader
 
 from . import clock, fairness, frames, tea
 from .bots import bot_action
 from .errors import PlayError
 from .models import Match, Move, Round, first_due
-from .rows import RowReader
 from .signals import match_ended, version_committed
 
 log = logging.getLogger(__name__)
@@ -645,7 +645,7 @@ _MATCH_READ = RowReader(Match, '"games_match"."id" = %s')
 
 def read_match(match_id: int) -> Match | None:
     """``Match.objects.filter(pk=match_id).first()`` through a statement built
-    once (games/rows.py): the same row, the same field values, the same object
+    once (infra/rows.py): the same row, the same field values, the same object
     (``tests/games/test_plain_path.py``)."""
     return _MATCH_READ.one([match_id])
 

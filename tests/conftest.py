@@ -8,7 +8,7 @@ import pytest
 # either one.
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-never-used-by-a-running-site-0123456789")
 os.environ.setdefault("SITE_HTTPS", "false")
-# The suite's own process keeps CPython's collector as it is (config/memory.py;
+# The suite's own process keeps CPython's collector as it is (infra/memory.py;
 # tests/site/test_memory.py checks the server's tuning in a process of its own).
 os.environ.setdefault("GC_TUNING", "off")
 

@@ -53,8 +53,8 @@ def test_it_uses_postgres_and_redis_when_given(tmp_path):
     got = json.loads(done.stdout)
     assert got["embedded"] is False
     assert got["db"] == "django.db.backends.postgresql"
-    assert got["layer"] == "config.layers.BatchedPubSubChannelLayer"  # pipelined publishes
-    assert got["cache"] == "config.cache.SharedRedisCache"  # one pool per process (config/cache.py)
+    assert got["layer"] == "infra.layers.BatchedPubSubChannelLayer"  # pipelined publishes
+    assert got["cache"] == "infra.cache.SharedRedisCache"  # one pool per process (infra/cache.py)
     assert got["broker"] == "redis://127.0.0.1:6379/3"
     assert got["deadlines"] == "celery"
 
