@@ -18,13 +18,14 @@ This module reaches no other app: what the rest of the site does about an
 action (rooms' seats and status, the ledger, the broadcast) hangs on the
 signals in ``games.signals``.
 
-Lock order (every path that locks more than one row): the match row first,
-then the room row, then seat rows. ``play``/``expire`` lock the match and
-their receivers then write the room (the end of a match) or seats (H4-X6);
-``rooms.services.leave`` locks the match before the room for the same
-reason. With the opposite order in one of them, a match-ending card and a
-confirmed leave arriving together would each hold one row and wait for the
-other: a deadlock.
+Lock order (every path that locks more than one row, docs/architecture.md):
+the match row first, then its fair deal record, then the room row, then seat
+rows. ``play``/``expire`` lock the match and the receivers of
+``match_ended`` then write the room; ``rooms.services.leave`` locks the
+match before the room for the same reason. With the opposite order in one
+of them, a match-ending card and a confirmed leave arriving together would
+each hold one row and wait for the other: a deadlock. A seat swap (H4-X6)
+writes no seat here: rooms' seats follow the committed version.
 """
 
 from __future__ import annotations
