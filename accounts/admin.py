@@ -3,6 +3,8 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from infra.cache import touch
+
 from .models import Profile, User
 from .signals import close_sockets_after_commit
 
@@ -27,6 +29,7 @@ class UserAdmin(BaseUserAdmin):
         count = targets.update(is_active=False)
         # update() sends no post_save: close their sockets here (issue 14, item 4).
         close_sockets_after_commit(ids)
+        touch("ledger")  # the rankings list active players only
         self.message_user(
             request,
             ngettext("%(count)d user deactivated.", "%(count)d users deactivated.", count) % {"count": count},
@@ -36,6 +39,7 @@ class UserAdmin(BaseUserAdmin):
     @admin.action(description=_("Reactivate the selected users"), permissions=["change"])
     def reactivate(self, request, queryset):
         count = queryset.update(is_active=True)
+        touch("ledger")
         self.message_user(
             request,
             ngettext("%(count)d user reactivated.", "%(count)d users reactivated.", count) % {"count": count},

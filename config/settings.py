@@ -48,16 +48,30 @@ def database_from_url(url: str) -> dict:
     if parsed.scheme not in {"postgres", "postgresql"}:
         raise ImproperlyConfigured(f"DATABASE_URL must be a PostgreSQL URL, not {parsed.scheme!r}")
     return {
-        "ENGINE": "django.db.backends.postgresql",
+        # Django's PostgreSQL backend; a thread that ends gives its pooled connection back.
+        "ENGINE": "config.pgpool",
         "NAME": unquote(parsed.path.lstrip("/")) or "postgres",
         "USER": unquote(parsed.username or ""),
         "PASSWORD": unquote(parsed.password or ""),
         "HOST": parsed.hostname or "",
         "PORT": str(parsed.port or ""),
-        # Issue 13: a connection is kept per worker thread and checked before
-        # reuse, instead of a new PostgreSQL connection per database call.
-        "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 300),
+        # Issue 33: one bounded pool of connections per process (psycopg_pool,
+        # Django's own "pool" option) shared by the pages, the sockets' threads
+        # and the worker's ticker. Under ASGI every page runs on a thread of its
+        # own: connections kept per thread (CONN_MAX_AGE) grew with the visitors
+        # until PostgreSQL refused more. A request finds a free connection or
+        # waits for one (DB_POOL_TIMEOUT), never opens one past DB_POOL_SIZE.
+        # A connection is checked when lent (a broken one is replaced).
+        "CONN_MAX_AGE": 0,
         "CONN_HEALTH_CHECKS": True,
+        "OPTIONS": {
+            "pool": {
+                "min_size": env_int("DB_POOL_MIN", 2),
+                "max_size": env_int("DB_POOL_SIZE", 16),
+                "timeout": float(env_str("DB_POOL_TIMEOUT", "20")),
+                "max_idle": 300,
+            }
+        },
         "ATOMIC_REQUESTS": False,
         "TEST": {"NAME": env_str("TEST_DATABASE_NAME", "") or None},
     }
@@ -247,6 +261,12 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Template fragments that depend on the code and the language only (the
+# lobby's room forms): each process keeps its own, no round trip (issue 33).
+CACHES["template_fragments"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "fragments",
+}
 
 DEADLINES = env_str("DEADLINES", "celery" if REDIS_URL else "inprocess")
 """Who plays the automatic move when a turn's time runs out (C-8): `celery` or `inprocess`."""

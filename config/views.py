@@ -16,6 +16,8 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from games import engine
 from games.engine.base import FAMILIES
 
+from .cache import shared
+
 RULE_SECTIONS = {
     family: tuple(g.name for g in engine.catalogue() if g.family == family) for family in FAMILIES
 }
@@ -25,7 +27,13 @@ RULE_SECTIONS = {
 def home(request):
     from rooms.models import Room
 
-    open_tables = Room.objects.filter(status=Room.Status.WAITING, is_private=False).count()
+    # The same for everyone: counted at most every few seconds (issue 33).
+    open_tables = shared(
+        "open-tables",
+        lambda: Room.objects.filter(status=Room.Status.WAITING, is_private=False).count(),
+        5,
+        topic="home",
+    )
     return render(request, "home.html", {"games": engine.GAMES, "open_tables": open_tables})
 
 

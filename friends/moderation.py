@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from accounts.sockets import close_user_sockets
+from infra.cache import touch_on_commit
 from leaderboard.services import void_match
 
 from . import clock, notify
@@ -89,12 +90,14 @@ def deactivate(target, by, reason: str, minutes: int | None = None, report=None)
         action = _record(Kind.DEACTIVATE, target, by, reason, report, until=_until(minutes))
         user_id = target.pk
         transaction.on_commit(lambda: close_user_sockets(user_id, "deactivated"))
+        touch_on_commit("ledger")  # the rankings list active players only
     return action
 
 
 def reactivate(target, by, reason: str) -> ModeratorAction:
     with transaction.atomic():
         User.objects.filter(pk=target.pk).update(is_active=True)
+        touch_on_commit("ledger")
         return _record(Kind.REACTIVATE, target, by, reason)
 
 

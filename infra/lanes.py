@@ -3,8 +3,8 @@
 Channels' ``database_sync_to_async`` runs every call of every connection on
 one shared thread: with hundreds of tables that thread is the bottleneck
 while the event loop idles (issue 13). On PostgreSQL the calls run on a
-pool of ``TABLE["DB_THREADS"]`` threads instead, each keeping its own
-connection (``CONN_MAX_AGE`` with health checks); the match's row lock
+pool of ``TABLE["DB_THREADS"]`` threads instead, each holding a connection
+of the process's pool between two checks (issue 33); the match's row lock
 already serialises the actions of one match, so tables run in parallel.
 SQLite (the embedded default) allows one writer: there the calls stay on
 Channels' single thread.

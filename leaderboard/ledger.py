@@ -36,6 +36,7 @@ from django.db import IntegrityError, transaction
 from games import engine
 from games.engine.seats import team_of
 from games.models import Match
+from infra.cache import touch_on_commit
 
 from .families import Family, family_of
 from .models import LedgerEntry, MatchVoid
@@ -120,7 +121,9 @@ def write_ledger(match: Match | int) -> list[LedgerEntry]:
         entries = entries_for(locked)
         try:
             with transaction.atomic():
-                return LedgerEntry.objects.bulk_create(entries)
+                written = LedgerEntry.objects.bulk_create(entries)
+            touch_on_commit("ledger")  # the shared rankings (issue 33)
+            return written
         except IntegrityError:
             # Another worker wrote this match first (the constraint held).
             log.info("ledger of match %s already written", match_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.models import Match
+from infra.cache import touch_on_commit
 
 from .models import LedgerEntry, MatchVoid
 
@@ -19,6 +20,7 @@ def void_match(match: Match | int, by, reason: str) -> tuple[MatchVoid, bool]:
             match_id=match_id, defaults={"voided_by": by, "reason": reason}
         )
         LedgerEntry.objects.filter(match_id=match_id).update(voided=True)
+        touch_on_commit("ledger")
     return void, created
 
 
@@ -28,4 +30,5 @@ def record_void(void: MatchVoid) -> MatchVoid:
         Match.objects.select_for_update().filter(pk=void.match_id).first()
         void.save()
         LedgerEntry.objects.filter(match_id=void.match_id).update(voided=True)
+        touch_on_commit("ledger")
     return void

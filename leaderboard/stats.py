@@ -65,5 +65,6 @@ def latest_entries(user, limit: int = 10):
         LedgerEntry.objects.counted()
         .filter(user=user)
         .select_related("match")
+        .defer("match__state", "match__tea")  # the whole game's state is not shown here
         .order_by("-match__finished_at", "-match_id")[:limit]
     )

@@ -6,10 +6,42 @@ from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
 
+from infra.cache import shared
+
 from .families import DEFAULT_FAMILY, Family
 from .stats import latest_entries, player_stats, ranked_rows, ranking
 
 PER_PAGE = 25
+SHARED_SECONDS = 30
+"""How long a ranking page or a player's statistics are kept for everyone; a
+new ledger entry or a void makes them anew at once (``touch("ledger")``)."""
+
+
+class LeaderboardPage:
+    """One page of the ranking as plain data (kept in the cache), with what the
+    template asks of Django's ``Page``."""
+
+    def __init__(self, number: int, num_pages: int, rows: list[dict]):
+        self.number, self.num_pages, self.rows = number, num_pages, rows
+
+    @property
+    def paginator(self):  # the template reads page.paginator.num_pages
+        return self
+
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    def has_next(self) -> bool:
+        return self.number < self.paginator.num_pages
+
+    def has_other_pages(self) -> bool:
+        return self.has_previous() or self.has_next()
+
+    def previous_page_number(self) -> int:
+        return self.number - 1
+
+    def next_page_number(self) -> int:
+        return self.number + 1
 
 
 def selected_family(value: str | None) -> str:
@@ -18,9 +50,16 @@ def selected_family(value: str | None) -> str:
 
 def index(request):
     family = selected_family(request.GET.get("game"))
-    paginator = Paginator(ranking(family), PER_PAGE)
-    page = paginator.get_page(request.GET.get("page"))
-    rows = ranked_rows(page.object_list, page.start_index())
+    number = request.GET.get("page") or "1"
+
+    def make():
+        # Everyone's page of the ranking, made once for everyone (issue 33).
+        page = Paginator(ranking(family), PER_PAGE).get_page(number)
+        return LeaderboardPage(
+            page.number, page.paginator.num_pages, ranked_rows(page.object_list, page.start_index())
+        )
+
+    page = shared(f"{family}:{number}", make, SHARED_SECONDS, topic="ledger")
     return render(
         request,
         "leaderboard/index.html",
@@ -29,7 +68,7 @@ def index(request):
             "family_label": Family(family).label,
             "families": Family.choices,
             "page": page,
-            "rows": rows,
+            "rows": page.rows,
         },
     )
 
@@ -40,7 +79,7 @@ def get_player(username: str):
 
 def player(request, username):
     user = get_player(username)
-    stats = player_stats(user)
+    stats = shared(f"player:{user.pk}", lambda: player_stats(user), SHARED_SECONDS, topic="ledger")
     families = [{"family": value, "label": label, **stats[value]} for value, label in Family.choices]
     return render(
         request,

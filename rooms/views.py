@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import re
 
@@ -56,16 +58,25 @@ def lobby(request):
         except Exception:  # noqa: BLE001 - a game whose engine is not built yet
             continue
     rooms = list(rooms[:100])
+    shown = []
     for item in rooms:
         seats = list(item.seats.all())
         item.seat_list = seats
         item.free_seats = sum(1 for s in seats if s.is_empty)
-        item.rule_items = rule_items(item.game, item.rules)
+        # Called by the template only when the list is drawn anew (below).
+        item.rule_items = functools.partial(rule_items, item.game, item.rules)
+        shown.append(
+            (item.code, item.game, item.status, item.rules, item.creator.username)
+            + tuple((s.is_bot, s.is_empty) for s in seats)
+        )
     return render(
         request,
         "rooms/lobby.html",
         {
             "rooms": rooms,
+            # The list drawn is kept for what it shows: drawn again only when a
+            # room, a seat or the language differs (issue 33).
+            "rooms_key": hashlib.sha1(repr(shown).encode()).hexdigest(),
             "forms": forms,
             "games": GAME_CHOICES,
             "selected": game if game in forms else "hokm4",

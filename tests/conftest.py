@@ -124,3 +124,16 @@ def browser():
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(autouse=True)
+def _fresh_shared_copies(request):
+    """Copies made for everyone (``infra.cache.shared``: the rankings, the count
+    of open tables) live in the cache, which a test's rollback does not undo:
+    each test that uses the database starts with none of the last test's."""
+    if "django_db_setup" not in request.fixturenames and "client" not in request.fixturenames:
+        return
+    from infra.cache import touch
+
+    for topic in ("ledger", "home"):
+        touch(topic)
