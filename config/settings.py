@@ -49,7 +49,7 @@ def database_from_url(url: str) -> dict:
         raise ImproperlyConfigured(f"DATABASE_URL must be a PostgreSQL URL, not {parsed.scheme!r}")
     return {
         # Django's PostgreSQL backend; a thread that ends gives its pooled connection back.
-        "ENGINE": "config.pgpool",
+        "ENGINE": "infra.pgpool",
         "NAME": unquote(parsed.path.lstrip("/")) or "postgres",
         "USER": unquote(parsed.username or ""),
         "PASSWORD": unquote(parsed.password or ""),
