@@ -363,8 +363,7 @@ def round_end_step(match: Match, action: dict, user_id, seat: int | None):
 def plain_next(match: Match, own: int, game, state: dict) -> int:
     """Move ``match`` (a copy nobody else holds) to the plain step's new
     version in memory: version, state and deadlines. Returns the version before."""
-    prev = match.version
-    match.version = prev + 1
+    prev = next_version(match)
     match.state = state
     _set_deadlines(match, game, previous=_others(match.deadlines, own))
     return prev
@@ -468,6 +467,16 @@ def _accept(
     return Outcome(match.pk, match.version, events, built)
 
 
+def next_version(match: Match) -> int:
+    """The one place a match's version moves on (in memory; its writer stores
+    it, compare-and-swap on the plain path, under the row lock elsewhere):
+    every accepted action, tea change and leave is one version. Returns the
+    version before."""
+    prev = match.version
+    match.version = prev + 1
+    return prev
+
+
 def _check_concurrent(match: Match, game, seat: int, version: int) -> None:
     """A stale version is refused, except for a seat that is not the only one
     to act: where several seats act at once (the hokm2 draft), or where a
@@ -487,7 +496,7 @@ def _check_concurrent(match: Match, game, seat: int, version: int) -> None:
 
 
 def _record(match, game, seat, action, state, events, actor, user) -> list:
-    match.version += 1
+    next_version(match)
     match.state = state
     Move.objects.create(
         match=match,
@@ -596,11 +605,11 @@ def abandon(match: Match, leaver_seat: int) -> Outcome:
     match.finished_at = clock.now_dt()
     match.deadlines = {}
     match.next_deadline = None
-    match.version += 1
+    prev = next_version(match)
     match.save()
     match_ended.send(sender=Match, match=match)
     events = [{"type": "left", "seat": leaver_seat}]
-    built = _commit(match, engine.get(match.game), events, prev=match.version - 1)
+    built = _commit(match, engine.get(match.game), events, prev=prev)
     return Outcome(match.pk, match.version, events, built)
 
 
@@ -743,8 +752,7 @@ def tea_say(match_id: int, user, what: str) -> Outcome:
 
 def _tea_changed(match: Match, game, events: list) -> Outcome:
     """A tea change is a version of its own (one state frame), with no move."""
-    prev = match.version
-    match.version += 1
+    prev = next_version(match)
     tea.fit_deadline(match)
     match.save(update_fields=tea.TEA_FIELDS)
     built = _commit(match, game, events, prev)
