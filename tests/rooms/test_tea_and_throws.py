@@ -180,8 +180,12 @@ async def test_h4_x4_resumes_when_everyone_presses_continue(connect, alice, bob,
     assert _errors(players[0], "tea_busy")
     for i, p in enumerate(players):
         await p.send({"type": "tea", "say": "continue"})
-        await pump_all(players, 0.1)
         if i < 3:
+            # Wait for the continue's own frame (a fixed pump was too short on a busy machine).
+            seen = list(range(1, i + 2))
+            await players[0].wait_for(
+                lambda f, seen=seen: f["type"] == "state" and (f.get("tea") or {}).get("continued") == seen
+            )
             assert _phase(players[0]) == "pouring"
             assert players[0].state["tea"]["continued"] == list(range(1, i + 2))
     await _wait_phase(players, None, timeout=3)
