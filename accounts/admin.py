@@ -3,7 +3,7 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from config.cache import touch
+from infra.cache import touch
 
 from .models import Profile, User
 from .signals import close_sockets_after_commit

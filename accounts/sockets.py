@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from channels.layers import get_channel_layer
 
-from config import bridge
+from infra import bridge
 
 CLOSE_SIGNED_OUT = 4401
 

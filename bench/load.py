@@ -1123,7 +1123,7 @@ def main() -> None:
         prepare(args.prepare, Path(args.out), bot_tables=args.bot_tables)
         return
     raise_fd_limit()
-    # The client's collector as the servers' (config/memory.py): thousands of
+    # The client's collector as the servers' (infra/memory.py): thousands of
     # parsed frames a second would otherwise run the young collection every
     # few frames, on the CPU the servers measured beside it share.
     gc.collect()

@@ -1,6 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-WebSockets pass the origin validator (config/websocket.py: scheme, host and port) and session
+WebSockets pass the origin validator (infra/websocket.py: scheme, host and port) and session
 authentication before they reach a consumer (Channels docs, tutorial part 2).
 """
 
@@ -15,11 +15,11 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from config import memory  # noqa: E402
-from config.websocket import LaneAuthMiddlewareStack, SiteOriginValidator  # noqa: E402
 from events.routing import websocket_urlpatterns as events_sockets  # noqa: E402
 from friends.routing import websocket_urlpatterns as friends_sockets  # noqa: E402
 from games import clock  # noqa: E402
+from infra import memory  # noqa: E402
+from infra.websocket import LaneAuthMiddlewareStack, SiteOriginValidator  # noqa: E402
 from ops.asgi import observed  # noqa: E402
 from playnow.routing import websocket_urlpatterns as lobby_sockets  # noqa: E402
 from rooms.routing import websocket_urlpatterns as table_sockets  # noqa: E402
@@ -34,7 +34,7 @@ router = ProtocolTypeRouter(
 )
 
 # Everything the server needs is imported: freeze it, and collect garbage
-# less often (config/memory.py: the full collections' pauses were the tail).
+# less often (infra/memory.py: the full collections' pauses were the tail).
 memory.tune()
 
 

@@ -51,7 +51,7 @@ def database_from_url(url: str) -> dict:
         raise ImproperlyConfigured(f"DATABASE_URL must be a PostgreSQL URL, not {parsed.scheme!r}")
     return {
         # Django's PostgreSQL backend; a thread that ends gives its pooled connection back.
-        "ENGINE": "config.pgpool",
+        "ENGINE": "infra.pgpool",
         "NAME": unquote(parsed.path.lstrip("/")) or "postgres",
         "USER": unquote(parsed.username or ""),
         "PASSWORD": unquote(parsed.password or ""),
@@ -171,8 +171,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "config.middleware.RefuseNulMiddleware",
-    "config.middleware.ContentSecurityPolicyMiddleware",
+    "infra.middleware.RefuseNulMiddleware",
+    "infra.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -241,8 +241,8 @@ if REDIS_URL:
             # channels-redis's pub/sub layer (measured on this kind of machine:
             # half the latency of RedisChannelLayer, which also dropped
             # broadcasts under load), with one round trip per batch of
-            # publishes (config/layers.py).
-            "BACKEND": "config.layers.BatchedPubSubChannelLayer",
+            # publishes (infra/layers.py).
+            "BACKEND": "infra.layers.BatchedPubSubChannelLayer",
             "CONFIG": {
                 # redis-py 8 caps an async pool at 100 connections unless told otherwise.
                 "hosts": [
@@ -258,7 +258,7 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "config.cache.SharedRedisCache",  # one connection pool per process
+            "BACKEND": "infra.cache.SharedRedisCache",  # one connection pool per process
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env_str("CACHE_PREFIX", "takhteh"),
             # redis-py 8 caps its pool at 100 connections unless told otherwise.
@@ -422,7 +422,7 @@ TABLE = {
     "HELLO_THREADS": int(env_str("HELLO_THREADS", "2")),
     # A person's plain move (a card or a call inside a round) runs on the
     # event loop itself, over this many PostgreSQL connections of the loop's
-    # own (games/plain.py, games/adb.py); 0: on the threads like the rest.
+    # own (games/plain.py, infra/adb.py); 0: on the threads like the rest.
     "MOVE_CONNECTIONS": int(env_str("MOVE_CONNECTIONS", "8")),
     "FRAME_BURST": int(env_str("FRAME_BURST", "40")),  # frames a connection may send at once ...
     "FRAME_RATE": float(env_str("FRAME_RATE", "8")),  # ... and per second after that

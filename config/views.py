@@ -15,8 +15,7 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from games import engine
 from games.engine.base import FAMILIES
-
-from .cache import shared
+from infra.cache import shared
 
 RULE_SECTIONS = {
     family: tuple(g.name for g in engine.catalogue() if g.family == family) for family in FAMILIES

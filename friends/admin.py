@@ -16,7 +16,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from config.admin import ReadOnlyAdmin
+from infra.admin import ReadOnlyAdmin
 
 from . import moderation
 from .errors import FriendError

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from accounts.sockets import close_user_sockets
-from config.cache import touch_on_commit
+from infra.cache import touch_on_commit
 from leaderboard.services import void_match
 
 from . import clock, notify

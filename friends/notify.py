@@ -11,7 +11,7 @@ from __future__ import annotations
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from config import bridge
+from infra import bridge
 
 
 def friends_group(user_id: int) -> str:

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from config.admin import ReadOnlyAdmin
+from infra.admin import ReadOnlyAdmin
 
 from .models import Match, Move, Round
 

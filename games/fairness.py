@@ -27,14 +27,15 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from infra import adb
+from infra.rows import RowReader
 from ops import metrics
 
-from . import adb, clock, engine, fairdeal, signals
+from . import clock, engine, fairdeal, signals
 from .engine.cards import CARD_INDEX, DECK52
 from .fairdeal import ALGORITHM, FairnessError
 from .frames import dumps
 from .models import DealRecord, Match, Move, Round
-from .rows import RowReader
 
 DEFAULT_WAIT_SECONDS = 4.0
 log = logging.getLogger(__name__)
@@ -197,7 +198,7 @@ _RECORD_READ = RowReader(
 
 def _read(match_id: int, number: int) -> DealRecord:
     """The record and what its match says about seats, in one statement built
-    once (games/rows.py), no lock."""
+    once (infra/rows.py), no lock."""
     record = _RECORD_READ.one([match_id, number])
     if record is None:
         raise FairnessError("no_deal_record", "This round has no deal waiting.")
@@ -282,7 +283,7 @@ async def answer_on_loop(
     kind: str, match_id: int, number: int, text: str, *, user_id, room_id, announce=None
 ) -> Answer:
     """``commit`` (``kind`` "commit") or ``reveal`` ("reveal") of the seat user
-    ``user_id`` holds, on the event loop's own connections (games/adb.py, the
+    ``user_id`` holds, on the event loop's own connections (infra/adb.py, the
     socket's path: no thread hop). Returns an ``Answer``; the caller whose
     answer ``leads`` deals when the record is ready. ``await announce(record)``
     follows each write (the table's broadcast, given by the caller; games
@@ -653,7 +654,7 @@ _ROUND_EVENTS_READ = (
 async def public_record_on_loop(match: Match, number: int, first_seq: int, last_seq: int) -> dict | None:
     """``public_record`` of round ``number`` of ``match`` (moves ``first_seq``
     to ``last_seq``), which has just ended, read on the event loop's own
-    connections (games/adb.py): the loop's round end (games/plain.py)."""
+    connections (infra/adb.py): the loop's round end (games/plain.py)."""
     record = await _RECORD_READ.aone([match.pk, number])
     if record is None or record.phase != DealRecord.Phase.DEALT:
         return None

@@ -5,7 +5,7 @@ decides those without the row lock in two statements (``services._play_plain``:
 read the match, then one statement that writes it only at the version read
 and appends the move). Here the same decision (``services.plain_step``) runs
 on the table socket's event loop, over the loop's own PostgreSQL
-connections (games/adb.py): no thread hop, no GIL hand-over. And the read
+connections (infra/adb.py): no thread hop, no GIL hand-over. And the read
 is skipped when this process holds the match at the version the player
 saw: the last version it wrote or read (``_matches``), which is the row's
 as long as the write that follows finds the row at that version (its
@@ -32,9 +32,11 @@ from collections import OrderedDict
 
 from django.db.models.base import ModelState
 
-from . import adb, clock, fairness, frames, services
+from infra import adb
+from infra.rows import RowReader
+
+from . import clock, fairness, frames, services
 from .models import Match
-from .rows import RowReader
 
 log = logging.getLogger(__name__)
 

@@ -18,13 +18,14 @@ This module reaches no other app: what the rest of the site does about an
 action (rooms' seats and status, the ledger, the broadcast) hangs on the
 signals in ``games.signals``.
 
-Lock order (every path that locks more than one row): the match row first,
-then the room row, then seat rows. ``play``/``expire`` lock the match and
-their receivers then write the room (the end of a match) or seats (H4-X6);
-``rooms.services.leave`` locks the match before the room for the same
-reason. With the opposite order in one of them, a match-ending card and a
-confirmed leave arriving together would each hold one row and wait for the
-other: a deadlock.
+Lock order (every path that locks more than one row, docs/architecture.md):
+the match row first, then its fair deal record, then the room row, then seat
+rows. ``play``/``expire`` lock the match and the receivers of
+``match_ended`` then write the room; ``rooms.services.leave`` locks the
+match before the room for the same reason. With the opposite order in one
+of them, a match-ending card and a confirmed leave arriving together would
+each hold one row and wait for the other: a deadlock. A seat swap (H4-X6)
+writes no seat here: rooms' seats follow the committed version.
 """
 
 from __future__ import annotations
@@ -39,13 +40,13 @@ from django.db import connection, transaction
 
 from games import engine
 from games.engine import CHANCE, IllegalAction
+from infra.rows import RowReader
 
 from . import clock, decks, fairness, frames, tea
 from .bots import bot_action, choose
 from .errors import PlayError
 from .models import Match, Move, Round, first_due
-from .rows import RowReader
-from .signals import match_ended, seats_swapped, version_committed
+from .signals import match_ended, version_committed
 
 log = logging.getLogger(__name__)
 
@@ -125,8 +126,9 @@ def _next_round(match: Match) -> int:
 
 
 def create_match(room, players: list[dict]) -> Match:
-    """A new match for ``room`` (anything with ``pk``, ``game`` and ``rules``)
-    with ``players`` ([{seat, user_id, username, bot}]).
+    """A new match for ``room`` (anything with ``pk``, ``game`` and ``rules``;
+    its ``story_next``, when it has one, is the chapter the match's first tea
+    tells, H4-X4) with ``players`` ([{seat, user_id, username, bot}]).
 
     Runs inside the caller's transaction (the room's start)."""
     game = engine.get(room.game)
@@ -139,6 +141,7 @@ def create_match(room, players: list[dict]) -> Match:
         version=0,
         practice=any(p["bot"] for p in players),
         players=players,
+        tea=tea.start(getattr(room, "story_next", None)) if rules.get("tea") else {},
     )
     fairness.open_round(match, 1)  # F-1: round 1's commitments open now
     events = _advance(match, game, [])
@@ -364,8 +367,7 @@ def round_end_step(match: Match, action: dict, user_id, seat: int | None):
 def plain_next(match: Match, own: int, game, state: dict) -> int:
     """Move ``match`` (a copy nobody else holds) to the plain step's new
     version in memory: version, state and deadlines. Returns the version before."""
-    prev = match.version
-    match.version = prev + 1
+    prev = next_version(match)
     match.state = state
     _set_deadlines(match, game, previous=_others(match.deadlines, own))
     return prev
@@ -469,6 +471,16 @@ def _accept(
     return Outcome(match.pk, match.version, events, built)
 
 
+def next_version(match: Match) -> int:
+    """The one place a match's version moves on (in memory; its writer stores
+    it, compare-and-swap on the plain path, under the row lock elsewhere):
+    every accepted action, tea change and leave is one version. Returns the
+    version before."""
+    prev = match.version
+    match.version = prev + 1
+    return prev
+
+
 def _check_concurrent(match: Match, game, seat: int, version: int) -> None:
     """A stale version is refused, except for a seat that is not the only one
     to act: where several seats act at once (the hokm2 draft), or where a
@@ -488,7 +500,7 @@ def _check_concurrent(match: Match, game, seat: int, version: int) -> None:
 
 
 def _record(match, game, seat, action, state, events, actor, user) -> list:
-    match.version += 1
+    next_version(match)
     match.state = state
     Move.objects.create(
         match=match,
@@ -568,8 +580,9 @@ def _wait_for_fair_deal(match: Match) -> None:
 
 
 def _swap_players(match: Match, a: int, b: int) -> None:
-    """H4-X6: partners sit opposite; the engine moved seats, we move the players
-    (and tell whoever keeps seats of its own: rooms)."""
+    """H4-X6: partners sit opposite; the engine moved seats, we move the players.
+    Whoever keeps seats of its own (rooms) follows the ``swap_seats`` event
+    of the committed version (``signals.version_committed``)."""
     players = []
     for p in match.players:
         p = dict(p)
@@ -579,7 +592,6 @@ def _swap_players(match: Match, a: int, b: int) -> None:
             p["seat"] = a
         players.append(p)
     match.players = sorted(players, key=lambda p: p["seat"])
-    seats_swapped.send(sender=Match, match=match, a=a, b=b)
 
 
 def _finish(match: Match, result: dict) -> None:
@@ -600,11 +612,11 @@ def abandon(match: Match, leaver_seat: int) -> Outcome:
     match.finished_at = clock.now_dt()
     match.deadlines = {}
     match.next_deadline = None
-    match.version += 1
+    prev = next_version(match)
     match.save()
     match_ended.send(sender=Match, match=match)
     events = [{"type": "left", "seat": leaver_seat}]
-    built = _commit(match, engine.get(match.game), events, prev=match.version - 1)
+    built = _commit(match, engine.get(match.game), events, prev=prev)
     return Outcome(match.pk, match.version, events, built)
 
 
@@ -650,7 +662,7 @@ _MATCH_READ = RowReader(Match, '"games_match"."id" = %s')
 
 def read_match(match_id: int) -> Match | None:
     """``Match.objects.filter(pk=match_id).first()`` through a statement built
-    once (games/rows.py): the same row, the same field values, the same object
+    once (infra/rows.py): the same row, the same field values, the same object
     (``tests/games/test_plain_path.py``)."""
     return _MATCH_READ.one([match_id])
 
@@ -750,8 +762,7 @@ def tea_say(match_id: int, user, what: str) -> Outcome:
 
 def _tea_changed(match: Match, game, events: list) -> Outcome:
     """A tea change is a version of its own (one state frame), with no move."""
-    prev = match.version
-    match.version += 1
+    prev = next_version(match)
     tea.fit_deadline(match)
     match.save(update_fields=tea.TEA_FIELDS)
     built = _commit(match, game, events, prev)

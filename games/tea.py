@@ -15,9 +15,11 @@ time is over or every human player pressed continue (bots continue at once).
   pause: the chapter is told);
 - ``seat``: who asked; ``until``: epoch seconds, the end of the ten seconds
   or of the chapter; ``yes``: who said yes already (all yes: no need to wait);
-- ``chapter`` and ``seconds``: the chapter told and its reading time (the
-  story belongs to rooms, which answers ``signals.tea_poured``);
-  ``continued``: the human seats that pressed continue.
+- ``chapter`` and ``seconds``: the chapter told and its reading time
+  (games/story.py); ``continued``: the human seats that pressed continue;
+- ``next_chapter``: the chapter the next tea tells, kept through the whole
+  match; the first comes from the caller of ``services.create_match`` (the
+  room's place in its story, ``start``).
 
 Server-enforced: while the tea is poured every action is refused
 (``tea_time``) and no seat has a deadline; the match's ``next_deadline`` is
@@ -35,13 +37,9 @@ from datetime import UTC, datetime
 
 from django.conf import settings
 
-from . import clock
+from . import clock, story
 from .errors import PlayError
 from .models import Match
-from .signals import tea_poured
-
-DEFAULT_CHAPTER_SECONDS = 60.0
-"""The pause when nobody tells a chapter (no receiver of ``tea_poured``)."""
 
 TEA_FIELDS = ["tea", "version", "deadlines", "next_deadline"]
 """What a tea change may write in the match row (``services.tea_say``, ``services.expire``)."""
@@ -97,6 +95,19 @@ def _dt(epoch: float) -> datetime:
     return datetime.fromtimestamp(epoch, tz=UTC)
 
 
+def start(first_chapter: int | None) -> dict:
+    """A new match's tea: nothing happened yet; its first tea tells ``first_chapter``."""
+    return {"next_chapter": story.number(first_chapter)} if first_chapter is not None else {}
+
+
+def _at_rest(t: dict) -> dict:
+    """No tea under way: what the match keeps (who asked, where the story stands)."""
+    rest = {"asked": list(t.get("asked") or []), "phase": None}
+    if t.get("next_chapter") is not None:
+        rest["next_chapter"] = t["next_chapter"]
+    return rest
+
+
 def fit_deadline(match: Match) -> None:
     """The tea's own deadline in the match row: while it is poured the only
     one (the seats' clocks stop); while the others may say no, the earlier
@@ -125,13 +136,9 @@ def _agree(match: Match, events: list) -> list:
 
 
 def _pour(match: Match, events: list) -> list:
-    """The pause begins: the room tells its next chapter (``signals.tea_poured``)."""
-    chapter, seconds = None, DEFAULT_CHAPTER_SECONDS
-    for _receiver, told in tea_poured.send(sender=Match, match=match):
-        if isinstance(told, dict):
-            chapter = told.get("chapter", chapter)
-            seconds = float(told.get("seconds", seconds))
-    seconds = max(1.0, seconds * float(settings.TABLE.get("TEA_SCALE", 1)))
+    """The pause begins: the narrator tells the match's next chapter (games/story.py)."""
+    chapter = story.number(match.tea.get("next_chapter", 1))
+    seconds = max(1.0, story.reading_seconds(chapter) * float(settings.TABLE.get("TEA_SCALE", 1)))
     match.tea = {
         **match.tea,
         "phase": "pouring",
@@ -139,6 +146,7 @@ def _pour(match: Match, events: list) -> list:
         "chapter": chapter,
         "seconds": round(seconds, 1),
         "continued": [],
+        "next_chapter": story.after(chapter),
     }
     return events + [{"type": "tea_poured", "seat": match.tea["seat"], "chapter": chapter}]
 
@@ -146,7 +154,7 @@ def _pour(match: Match, events: list) -> list:
 def _resume(match: Match, game, events: list, set_deadlines) -> list:
     """The chapter ended (or everyone pressed continue): every seat to act gets
     a fresh full turn (C-8), the next deal its pause (C-7)."""
-    match.tea = {"asked": list(match.tea.get("asked") or []), "phase": None}
+    match.tea = _at_rest(match.tea)
     set_deadlines(match, game, previous={})
     return events + [{"type": "tea_over"}]
 
@@ -159,7 +167,7 @@ def after_action(match: Match, game, events: list) -> list:
     if not t.get("phase"):
         return events
     if match.status != Match.Status.ACTIVE:
-        match.tea = {"asked": list(t.get("asked") or []), "phase": None}
+        match.tea = _at_rest(t)
         return events
     if t.get("phase") == "agreed" and not _in_trick(match):
         events = _pour(match, events)
@@ -198,6 +206,7 @@ def decide(match: Match, seat: int, what: str, game, set_deadlines) -> list:
         if seat in (t.get("asked") or []):
             raise PlayError("tea_used")
         match.tea = {
+            **_at_rest(t),
             "asked": sorted({*(t.get("asked") or []), seat}),
             "phase": "asking",
             "seat": seat,
@@ -214,7 +223,7 @@ def decide(match: Match, seat: int, what: str, game, set_deadlines) -> list:
         if seat == t["seat"]:
             raise PlayError("own_tea")
         if what == "no":
-            match.tea = {"asked": list(t.get("asked") or []), "phase": None}
+            match.tea = _at_rest(t)
             return [{"type": "tea_refused", "seat": seat, "asker": t["seat"]}]
         yes = sorted({*(t.get("yes") or []), seat})
         match.tea = {**t, "yes": yes}

@@ -14,7 +14,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from config.admin import ReadOnlyAdmin
+from infra.admin import ReadOnlyAdmin
 
 from .models import LedgerEntry, MatchVoid
 from .services import record_void, void_match

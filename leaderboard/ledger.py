@@ -33,10 +33,10 @@ import logging
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from config.cache import touch_on_commit
 from games import engine
 from games.engine.seats import team_of
 from games.models import Match
+from infra.cache import touch_on_commit
 
 from .families import Family, family_of
 from .models import LedgerEntry, MatchVoid

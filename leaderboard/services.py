@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from config.cache import touch_on_commit
 from games.models import Match
+from infra.cache import touch_on_commit
 
 from .models import LedgerEntry, MatchVoid
 

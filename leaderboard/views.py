@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
 
-from config.cache import shared
+from infra.cache import shared
 
 from .families import DEFAULT_FAMILY, Family
 from .stats import latest_entries, player_stats, ranked_rows, ranking

@@ -7,7 +7,7 @@ own on ``WORKER_METRICS_PORT`` (loopback only) when that is set.
 The move path calls in with one function each (``acted``, ``refused``); the
 rest is measured from outside it: sockets and the event loop's lag by the
 ASGI entry (``ops.asgi``), database round trips by a wrapper on Django's
-connections and on the event loop's own (``games.adb``), Redis round trips
+connections and on the event loop's own (``infra.adb``), Redis round trips
 by a wrapper on redis-py's connections (one per command or pipeline sent).
 Nothing here raises into its caller. ``METRICS=off`` turns every hook into
 an early return (for measuring their cost).
@@ -167,9 +167,9 @@ def _counting(fn, child):
 
 
 def _wrap_adb() -> None:
-    """The event loop's own connections (games/adb.py): each statement is one round trip."""
+    """The event loop's own connections (infra/adb.py): each statement is one round trip."""
     try:
-        from games import adb
+        from infra import adb
     except Exception:  # noqa: BLE001 - no such module (any more): nothing to count there
         return
     for name in ("_execute", "fetchone", "fetchall"):

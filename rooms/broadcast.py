@@ -23,10 +23,10 @@ from contextlib import contextmanager
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 
-from config import bridge
 from games import fairness
 from games.frames import Frames, dumps
 from games.models import DealRecord, Match, Round
+from infra import bridge
 
 from . import presence
 from .models import Room
@@ -91,7 +91,7 @@ async def send_all(messages: list[tuple[str, dict]]) -> None:
     if layer is None:
         return
     many = getattr(layer, "group_send_many", None)
-    if many is not None:  # one pipelined round trip, in order (config/layers.py)
+    if many is not None:  # one pipelined round trip, in order (infra/layers.py)
         await many(messages)
         return
     # The groups' publishes go out together; within one group, in order.

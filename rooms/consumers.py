@@ -10,7 +10,7 @@ play service's transaction; the match id is already known here), and a
 frame going out is none: the frames of a version were built inside its
 transaction and arrive as text over the layer. Channels' own per-message
 ``close_old_connections`` hop is skipped (``dispatch``): every database
-call of this consumer runs through ``rooms.db.db``, which closes stale
+call of this consumer runs through ``infra.lanes.db``, which closes stale
 connections itself, on a pool of threads (one connection each) so that
 many tables' actions run in parallel.
 
@@ -35,16 +35,17 @@ from django.conf import settings
 from django.utils import translation
 
 from accounts.sockets import CLOSE_SIGNED_OUT, user_group
-from games import adb, clock, engine, fairness, frames, plain
+from games import clock, engine, fairness, frames, plain
 from games import services as play_service
 from games.errors import PlayError
 from games.fairdeal import FairnessError
 from games.models import DealRecord, Match
+from infra import adb
+from infra.lanes import db
 from ops import metrics
 
 from . import broadcast, heartbeats, hints, presence, protocol
 from . import services as room_service
-from .db import db
 from .models import Room, Seat
 
 CLOSE_NO_ROOM = 4404
@@ -234,7 +235,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _run(self, fn, *args, lane: str = "table"):
         """``fn(*args)`` off the loop in one hop (on ``lane``'s threads,
-        rooms.db); what it broadcasts is sent from here afterwards
+        infra.lanes); what it broadcasts is sent from here afterwards
         (rooms.broadcast.collecting), also when it raised."""
 
         def call():
@@ -516,7 +517,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _fair_on_loop(self, kind: str, number: int, text: str) -> bool:
         """The answer for the match this connection last saw, on the loop's own
-        connections (games/adb.py); the deal it made ready goes to a thread.
+        connections (infra/adb.py); the deal it made ready goes to a thread.
         False: the thread's path decides (no match known here, the record not
         found: a new match may have begun, or the database out of the loop's reach)."""
         if self.match_id is None or not plain.available():
@@ -595,7 +596,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         return message["match"] == self.match_id and self.last_v is not None and message["v"] < self.last_v
 
     async def layer_resumed(self, message):
-        """Redis came back (config/layers.py): frames may have been lost meanwhile."""
+        """Redis came back (infra/layers.py): frames may have been lost meanwhile."""
         if self.arrived:
             await self._resync()
 

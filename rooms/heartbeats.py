@@ -35,8 +35,9 @@ import logging
 import threading
 import time
 
+from infra.lanes import db
+
 from . import broadcast, presence
-from .db import db
 from .models import Room
 
 log = logging.getLogger(__name__)

@@ -2,12 +2,15 @@
 
 The play service never reaches into rooms; these receivers, connected in
 RoomsConfig.ready, keep the room's seats and status in step with its match.
-They run inside the action's transaction, after the match row was locked:
-the lock order is match, then room, then seats (games/services.py).
+``match_ended`` runs inside the action's transaction, after the match row
+was locked: the lock order is match, then room, then seats
+(docs/architecture.md). ``seats_follow`` runs after the commit, in a
+transaction of its own.
 """
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils import timezone
 
 from games.models import Match
@@ -24,15 +27,21 @@ def match_ended(sender, match: Match, **kwargs) -> None:
     Seat.objects.filter(room_id=match.room_id).update(rematch=False, ready=False)
 
 
-def seats_swapped(sender, match: Match, a: int, b: int, **kwargs) -> None:
-    """H4-X6: the engine moved two players; their room seats follow."""
-    Room.objects.select_for_update().filter(pk=match.room_id).values_list("pk").first()
-    seats = {
-        s.number: s for s in Seat.objects.select_for_update().filter(room_id=match.room_id, number__in=[a, b])
-    }
-    sa, sb = seats[a], seats[b]
-    ua, ub, ba, bb = sa.user_id, sb.user_id, sa.is_bot, sb.is_bot
-    # Two steps, for the one-seat-per-user constraint.
-    Seat.objects.filter(pk__in=[sa.pk, sb.pk]).update(user=None)
-    Seat.objects.filter(pk=sa.pk).update(user_id=ub, is_bot=bb)
-    Seat.objects.filter(pk=sb.pk).update(user_id=ua, is_bot=ba)
+def seats_follow(sender, frames, **kwargs) -> None:
+    """games.signals.version_committed, after the commit: the version moved two
+    players (H4-X6, ``swap_seats``); the room's seats follow the match's
+    players, in a transaction of the room's own (room row, then seats).
+    Idempotent: the seats are set to what the match row says."""
+    moved = {n for e in frames.events if e.get("type") == "swap_seats" for n in (e["a"], e["b"])}
+    if not moved:
+        return
+    with transaction.atomic():
+        Room.objects.select_for_update().filter(pk=frames.room_id).values_list("pk").first()
+        players = Match.objects.filter(pk=frames.match_id).values_list("players", flat=True).first() or []
+        by_seat = {p["seat"]: p for p in players if p["seat"] in moved}
+        seats = list(Seat.objects.select_for_update().filter(room_id=frames.room_id, number__in=moved))
+        # Two steps, for the one-seat-per-user constraint.
+        Seat.objects.filter(pk__in=[s.pk for s in seats]).update(user=None)
+        for seat in seats:
+            p = by_seat.get(seat.number) or {}
+            Seat.objects.filter(pk=seat.pk).update(user_id=p.get("user_id"), is_bot=bool(p.get("bot")))

@@ -8,9 +8,22 @@ import pytest
 # either one.
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-never-used-by-a-running-site-0123456789")
 os.environ.setdefault("SITE_HTTPS", "false")
-# The suite's own process keeps CPython's collector as it is (config/memory.py;
+# The suite's own process keeps CPython's collector as it is (infra/memory.py;
 # tests/site/test_memory.py checks the server's tuning in a process of its own).
 os.environ.setdefault("GC_TUNING", "off")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_password_hasher():
+    """Users by the dozen in this process: a cheap hasher (tests only; the
+    servers the tests start keep the site's own). PBKDF2's 1,000,000
+    iterations cost about a second of CPU per user on a busy 2-core machine."""
+    from django.test.utils import override_settings
+
+    cheap = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
+    cheap.enable()
+    yield
+    cheap.disable()
 
 
 @pytest.fixture
@@ -115,12 +128,12 @@ def browser():
 
 @pytest.fixture(autouse=True)
 def _fresh_shared_copies(request):
-    """Copies made for everyone (``config.cache.shared``: the rankings, the count
+    """Copies made for everyone (``infra.cache.shared``: the rankings, the count
     of open tables) live in the cache, which a test's rollback does not undo:
     each test that uses the database starts with none of the last test's."""
     if "django_db_setup" not in request.fixturenames and "client" not in request.fixturenames:
         return
-    from config.cache import touch
+    from infra.cache import touch
 
     for topic in ("ledger", "home", "events"):
         touch(topic)

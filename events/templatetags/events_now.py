@@ -2,7 +2,7 @@
 
 from django import template
 
-from config.cache import shared
+from infra.cache import shared
 
 register = template.Library()
 

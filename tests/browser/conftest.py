@@ -89,6 +89,33 @@ def _bind_server_loop(port: int) -> None:
         time.sleep(0.2)
 
 
+@pytest.fixture(scope="package")
+def browser():
+    """One Chromium for every test of this directory (the root conftest's is
+    per module, for the modules elsewhere that drive a page among async
+    tests). Every test here is synchronous, so Playwright's event loop in
+    this thread disturbs none of them; it is closed when the directory's
+    tests end, before any other directory's asyncio tests run. Each test
+    still gets contexts of its own (``people``)."""
+    from playwright.sync_api import sync_playwright
+
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            chromium = p.chromium.launch(
+                executable_path=CHROMIUM,
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     """The base URL of a real Daphne serving the site against its own database."""
@@ -135,7 +162,7 @@ def site(tmp_path_factory):
         proc = subprocess.Popen(
             [str(daphne), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
             cwd=ROOT,
-            env=env,
+            env={**env, "DJANGO_SETTINGS_MODULE": "tests.browser.server_settings"},
             stdout=out,
             stderr=subprocess.STDOUT,
         )

@@ -183,7 +183,7 @@ def test_f1_a_tables_four_fingerprints_at_once_are_written_together_on_the_loop(
     (raced, three of four went again; taking turns, four writes)."""
     from asgiref.sync import async_to_sync
 
-    from games import adb
+    from infra import adb
 
     settings.FAIR_WAIT_SECONDS = 60
     settings.TABLE = {**settings.TABLE, "MOVE_CONNECTIONS": 4}
@@ -240,7 +240,7 @@ def test_f1_f2_a_batch_on_the_loop_applies_its_answers_in_order_and_refuses_each
 
     from asgiref.sync import async_to_sync
 
-    from games import adb
+    from infra import adb
 
     settings.FAIR_WAIT_SECONDS = 60
     settings.TABLE = {**settings.TABLE, "MOVE_CONNECTIONS": 2}
@@ -310,7 +310,7 @@ def test_f1_f4_a_batch_on_the_loop_that_meets_another_write_is_read_and_applied_
 
     from asgiref.sync import async_to_sync, sync_to_async
 
-    from games import adb
+    from infra import adb
 
     settings.FAIR_WAIT_SECONDS = 60
     settings.TABLE = {**settings.TABLE, "MOVE_CONNECTIONS": 2}
@@ -355,7 +355,7 @@ def test_f1_a_socket_closing_while_its_answer_is_written_loses_nobody_elses(make
 
     from asgiref.sync import async_to_sync
 
-    from games import adb
+    from infra import adb
 
     settings.FAIR_WAIT_SECONDS = 60
     settings.TABLE = {**settings.TABLE, "MOVE_CONNECTIONS": 2}

@@ -1,4 +1,4 @@
-"""The event loop's own PostgreSQL connections (games/adb.py, issue 13): the
+"""The event loop's own PostgreSQL connections (infra/adb.py, issue 13): the
 move path's writes run through libpq with text parameters, prepared once per
 connection; a failing statement raises psycopg's error, a connection that
 went away is replaced and its statement prepared again."""
@@ -14,7 +14,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 
-from games import adb
+from infra import adb
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

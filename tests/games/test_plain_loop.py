@@ -1,5 +1,5 @@
 """Issue 13: the plain path on the event loop (games/plain.py), over the loop's
-own connections (games/adb.py), with the match kept at its last version.
+own connections (infra/adb.py), with the match kept at its last version.
 
 Held to the locked path as the thread's plain path is (tests/games/test_plain_path.py):
 the same states, versions, move log, rounds and deadlines over whole rounds of
@@ -17,11 +17,12 @@ import orjson
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import adb, engine, fairness, plain
+from games import engine, fairness, plain
 from games import services as play_service
 from games.engine import CHANCE
 from games.errors import PlayError
 from games.models import DealRecord, Match, Round
+from infra import adb
 from rooms import broadcast
 from tests.games.test_plain_path import GAMES, _dealt_state, _log, _match, _rounds
 

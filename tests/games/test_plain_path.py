@@ -255,7 +255,7 @@ def test_the_plain_paths_read_gives_the_row_the_orm_gives(make_user):
 
 
 def test_the_fair_deals_read_gives_the_record_the_orm_gives(make_user):
-    """``fairness._read`` (games/rows.py, issue 13) returns what the ORM's annotated
+    """``fairness._read`` (infra/rows.py, issue 13) returns what the ORM's annotated
     query returns: every field of the record, dates aware, and the match's seats,
     status and room beside it; a missing record is refused."""
     from django.db.models import F

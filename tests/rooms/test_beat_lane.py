@@ -2,7 +2,7 @@
 
 Hundreds of tabs beat every ten seconds: a ping is answered on the loop and
 its presence written with the others (rooms/heartbeats.py), on threads of
-the heartbeats' own (rooms/db.py lanes); arrivals have their own lane too."""
+the heartbeats' own (infra/lanes.py lanes); arrivals have their own lane too."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Issue 13: the table socket reads the socket's frames and the layer's messages
-from one queue (rooms.consumers.TableConsumer.__call__, config/layers.py
+from one queue (rooms.consumers.TableConsumer.__call__, infra/layers.py
 ``new_channel_into``), not from two tasks raced by ``asyncio.wait`` for every
 message. The same frames arrive, in order; a connection that goes leaves no
 channel behind; a server whose ``receive`` is not a queue's own ``get`` is
@@ -23,7 +23,7 @@ from .conftest import make_room, session_key_for
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
-        "config.layers" not in settings.CHANNEL_LAYERS["default"]["BACKEND"],
+        "infra.layers" not in settings.CHANNEL_LAYERS["default"]["BACKEND"],
         reason="the lean Redis layer (production mode)",
     ),
 ]

@@ -1,7 +1,7 @@
 """Issue 14: the database's connection count levels off over 200
 connect / move / disconnect cycles of table sockets (pg_stat_activity):
 the sockets' database calls run on a fixed pool of threads, one kept
-connection each (rooms/db.py), never one new connection per call."""
+connection each (infra/lanes.py), never one new connection per call."""
 
 from __future__ import annotations
 

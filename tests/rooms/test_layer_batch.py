@@ -1,4 +1,4 @@
-"""The channel layer's batched publishes and its lean connections (config/layers.py, issue 13).
+"""The channel layer's batched publishes and its lean connections (infra/layers.py, issue 13).
 
 One accepted action's frames go out in one pipelined round trip, but each is
 still its own message to its own group: a player's view reaches that
@@ -16,12 +16,12 @@ import pytest
 import redis
 from django.conf import settings
 
-from config.layers import BatchedPubSubChannelLayer
+from infra.layers import BatchedPubSubChannelLayer
 from rooms import broadcast
 
 pytestmark = pytest.mark.skipif(
     "channels_redis" not in settings.CHANNEL_LAYERS["default"]["BACKEND"]
-    and "config.layers" not in settings.CHANNEL_LAYERS["default"]["BACKEND"],
+    and "infra.layers" not in settings.CHANNEL_LAYERS["default"]["BACKEND"],
     reason="needs the Redis channel layer (production mode)",
 )
 
@@ -206,7 +206,7 @@ async def test_group_add_returns_once_redis_has_the_subscription():
 async def test_an_idle_publishing_connection_is_pinged_and_keeps_working(monkeypatch):
     """The watchdog PINGs a silent connection; the PONG comes among the
     publishes' replies and takes its own place in the queue of replies."""
-    from config import layers
+    from infra import layers
 
     monkeypatch.setattr(layers, "IDLE_PING", 0.1)
     layer = _layer()

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
 
+from games import clock
+from games import services as play_service
 from games.models import Match, Move
 from rooms import story
 from rooms.models import Room
@@ -132,16 +135,25 @@ async def test_h4_x4_without_a_no_play_stops_after_the_trick_and_the_clock_stops
     await conn.send({"type": "act", "action": card, "v": conn.state["v"], "ref": "during"})
     error = await conn.wait_for(lambda f: f["type"] == "error" and f.get("ref") == "during")
     assert error["code"] == "tea_time"
-    # Longer than a whole turn: the clock would have played by now.
-    await asyncio.sleep(3.2)
-    await pump_all(players, 0.05)
-    assert await _moves(match_id) == moves
-    row = await sync_to_async(Match.objects.get)(pk=match_id)
-    assert row.version == version and row.deadlines == {} and row.tea["phase"] == "pouring"
-    # The chapter's end: play resumes; the seat to act has a fresh full turn.
-    resumed = await players[0].wait_for(
-        lambda f: f["type"] == "state" and any(e["type"] == "tea_over" for e in f["events"]), timeout=8
-    )
+    # Longer than a whole turn (the play service's clock moved on, no sleep):
+    # the clock would have played by now, the deadline and the sweep find nothing to do.
+    start = time.time()
+    clock.set_now(lambda: time.time() - start + poured["server_time"] / 1000 + 3.2)
+    try:
+        assert await sync_to_async(play_service.expire)(match_id, version) is None
+        assert await sync_to_async(play_service.sweep)(grace=0) == 0
+        await pump_all(players, 0.05)
+        assert await _moves(match_id) == moves
+        row = await sync_to_async(Match.objects.get)(pk=match_id)
+        assert row.version == version and row.deadlines == {} and row.tea["phase"] == "pouring"
+        # The chapter's end (7 s): its deadline resumes play; the seat to act has a fresh full turn.
+        clock.set_now(lambda: time.time() - start + row.tea["until"] + 0.1)
+        assert await sync_to_async(play_service.expire)(match_id, version) is not None
+        resumed = await players[0].wait_for(
+            lambda f: f["type"] == "state" and any(e["type"] == "tea_over" for e in f["events"]), timeout=8
+        )
+    finally:
+        clock.set_now(None)
     assert resumed["tea"]["phase"] is None
     left = resumed["deadlines"][str(leader)] - resumed["server_time"]
     assert left > 0.9 * 3000, left
@@ -168,8 +180,12 @@ async def test_h4_x4_resumes_when_everyone_presses_continue(connect, alice, bob,
     assert _errors(players[0], "tea_busy")
     for i, p in enumerate(players):
         await p.send({"type": "tea", "say": "continue"})
-        await pump_all(players, 0.1)
         if i < 3:
+            # Wait for the continue's own frame (a fixed pump was too short on a busy machine).
+            seen = list(range(1, i + 2))
+            await players[0].wait_for(
+                lambda f, seen=seen: f["type"] == "state" and (f.get("tea") or {}).get("continued") == seen
+            )
             assert _phase(players[0]) == "pouring"
             assert players[0].state["tea"]["continued"] == list(range(1, i + 2))
     await _wait_phase(players, None, timeout=3)

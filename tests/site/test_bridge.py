@@ -1,4 +1,4 @@
-"""config/bridge.py (issue 13): synchronous code awaits a layer coroutine on the
+"""infra/bridge.py (issue 13): synchronous code awaits a layer coroutine on the
 server's loop when it runs on a thread that loop lent it, else on one
 background loop kept for the process (its layer's Redis connections too)."""
 
@@ -10,7 +10,7 @@ import threading
 import pytest
 from asgiref.sync import sync_to_async
 
-from config import bridge
+from infra import bridge
 
 
 async def _which_loop():

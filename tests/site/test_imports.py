@@ -11,7 +11,18 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("accounts", "config", "friends", "games", "leaderboard", "replays", "rooms", "school", "fairness")
+APPS = (
+    "accounts",
+    "config",
+    "friends",
+    "games",
+    "infra",
+    "leaderboard",
+    "replays",
+    "rooms",
+    "school",
+    "fairness",
+)
 ABOVE_GAMES = {"rooms", "leaderboard", "friends", "replays", "school", "accounts"}
 
 
@@ -110,6 +121,43 @@ def test_games_imports_no_app_built_on_it():
         for t in ts
         if t.split(".")[0] in ABOVE_GAMES
     )
+    assert bad == []
+
+
+def test_no_app_imports_config_and_infra_imports_no_app():
+    """Issue 35, a platform layer: ``config`` is the composition root (nothing
+    imports it but itself), ``infra`` the bottom (it imports no app)."""
+    g = graph()
+    into_config = sorted(f"{m} -> {t}" for m, ts in g.items() for t in ts if t.split(".")[0] == "config")
+    assert [e for e in into_config if e.split(" -> ")[0].split(".")[0] != "config"] == []
+    out_of_infra = sorted(
+        f"{m} -> {t}"
+        for m, ts in g.items()
+        if m.split(".")[0] == "infra"
+        for t in ts
+        if t.split(".")[0] not in ("infra",)
+    )
+    assert out_of_infra == []
+
+
+def test_games_learns_nothing_from_a_signals_answer():
+    """Issue 35, down never up: games sends signals and never uses what a
+    receiver returns (a call up in disguise); ``send_robust``'s answers are
+    only looked at for a receiver's failure, to log it."""
+    bad = []
+    for path in sorted((ROOT / "games").rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(), filename=str(path))
+        bare = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "send"
+                and id(node) not in bare
+            ):
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert bad == []
 
 

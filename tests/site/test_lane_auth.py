@@ -3,7 +3,7 @@
 Channels' AuthMiddleware reads the session and the user on the one thread
 every ``database_sync_to_async`` call of the process shares; with a thousand
 tables opening at once the sockets waited for it one at a time.
-``LaneAuthMiddleware`` reads them on the ``hello`` lane of rooms/db.py.
+``LaneAuthMiddleware`` reads them on the ``hello`` lane of infra/lanes.py.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 
-from config import websocket
-from config.websocket import LaneAuthMiddlewareStack
+from infra import websocket
+from infra.websocket import LaneAuthMiddlewareStack
 from tests.rooms.conftest import session_key_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,4 +1,4 @@
-"""The server process's garbage collector (config/memory.py, issue 13).
+"""The server process's garbage collector (infra/memory.py, issue 13).
 
 Importing the ASGI application (what Daphne does before it serves) freezes
 start-up's objects and sets the thresholds; ``GC_TUNING=off`` leaves
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from config import memory
+from infra import memory
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = "import gc, json, config.asgi; print(json.dumps([list(gc.get_threshold()), gc.get_freeze_count()]))"

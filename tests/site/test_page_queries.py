@@ -12,8 +12,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from config.cache import touch
 from games.models import Match
+from infra.cache import touch
 from leaderboard.ledger import write_ledger
 from leaderboard.models import LedgerEntry
 from rooms.models import Room, Seat

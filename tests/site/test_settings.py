@@ -52,9 +52,9 @@ def test_it_uses_postgres_and_redis_when_given(tmp_path):
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     assert got["embedded"] is False
-    assert got["db"] == "config.pgpool"  # Django's PostgreSQL backend and its pool (issue 33)
-    assert got["layer"] == "config.layers.BatchedPubSubChannelLayer"  # pipelined publishes
-    assert got["cache"] == "config.cache.SharedRedisCache"  # one pool per process (config/cache.py)
+    assert got["db"] == "infra.pgpool"  # Django's PostgreSQL backend and its pool (issue 33)
+    assert got["layer"] == "infra.layers.BatchedPubSubChannelLayer"  # pipelined publishes
+    assert got["cache"] == "infra.cache.SharedRedisCache"  # one pool per process (infra/cache.py)
     assert got["broker"] == "redis://127.0.0.1:6379/3"
     assert got["deadlines"] == "celery"
 

@@ -64,7 +64,7 @@ class RowReader:
         return self._instance(values)
 
     async def aone(self, params: list):
-        """``one`` on the event loop's own connections (games/adb.py), which
+        """``one`` on the event loop's own connections (infra/adb.py), which
         hand JSON and dates back already converted."""
         from . import adb
 

@@ -110,14 +110,14 @@ class SiteOriginValidator:
 
 class LaneAuthMiddleware(AuthMiddleware):
     """Channels' AuthMiddleware, with the session and the user read on the
-    arrivals' threads (rooms/db.py, the ``hello`` lane) instead of Channels'
+    arrivals' threads (infra/lanes.py, the ``hello`` lane) instead of Channels'
     one thread for every database call of the process: with a thousand
     tables opening at once, 4,000 sockets' users were read one at a time
     there, a socket every 9 ms (issue 13). A connection that closes while
     its user is read leaves the read to finish on its thread."""
 
     async def resolve_scope(self, scope):
-        from rooms.db import db
+        from infra.lanes import db
 
         scope["user"]._wrapped = await db(_get_user, lane="hello")(scope)
 
