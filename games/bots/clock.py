@@ -5,6 +5,11 @@ from __future__ import annotations
 import time
 
 
+def now() -> float:
+    """Seconds on the monotonic clock (a search's own pacing)."""
+    return time.perf_counter()
+
+
 class Budget:
     """Stops a search after ``ms`` milliseconds (never when ``ms`` is None)."""
 

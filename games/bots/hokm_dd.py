@@ -26,11 +26,10 @@ the last one's cost would overrun it), or once the leader is clearly ahead.
 from __future__ import annotations
 
 import threading
-import time
 
 from games.engine import hokm_fast as hf
 
-from .clock import Budget
+from .clock import Budget, now
 from .rng import Rng
 
 try:  # DDS through endplay, as in the bridge bot
@@ -148,12 +147,12 @@ def search(know, cards: list[int], side: int, samples: int, budget: Budget, rng:
     # the solver's last call may overrun: stop at SPEND of the budget, when the next world would not fit
     limit = None if budget._end is None else budget._start + (budget._end - budget._start) * SPEND
     while done < samples:
-        if done >= 1 and limit is not None and time.perf_counter() + last_cost > limit:
+        if done >= 1 and limit is not None and now() + last_cost > limit:
             break
-        t0 = time.perf_counter()
+        t0 = now()
         fs = know.fast(know.deal(rng), rng)
         row = world_values(fs, cards, side, kot)
-        last_cost = time.perf_counter() - t0
+        last_cost = now() - t0
         for j, v in enumerate(row):
             totals[j] += v
             vals[j].append(v)

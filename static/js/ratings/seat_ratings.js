@@ -14,7 +14,9 @@ let signature = "";
 function paint() {
   for (const seatEl of app.querySelectorAll(".seat[data-seat]")) {
     const info = bySeat.get(Number(seatEl.dataset.seat));
-    const nameEl = seatEl.querySelector(".seat-name");
+    // On the avatar's lower corner: a line of its own under the name made the
+    // seats taller and pushed the hand below the fold at 1280x800.
+    const nameEl = seatEl.querySelector(".avatar-wrap");
     let tag = seatEl.querySelector(".seat-rating");
     if (!info || !nameEl) {
       if (tag) tag.remove();
@@ -25,7 +27,7 @@ function paint() {
       tag = document.createElement("span");
       tag.className = "seat-rating";
       tag.dataset.testid = `seat-rating-${seatEl.dataset.seat}`;
-      nameEl.after(tag);
+      nameEl.append(tag);
     }
     if (tag.textContent !== text) tag.textContent = text;
     const title = info.provisional ? marker.dataset.tProvisional : marker.dataset.tRating;
