@@ -253,6 +253,6 @@ def test_persian_password_error_and_styled_submit(people):
         "<li>" not in help_text and page.locator(".helptext li").count() >= 2
     )  # Django's list, not its markup
     visitor.shot("signup-password-error-fa-phone")
-    # The favicon is there (no 404 on every page).
-    icon = page.locator("link[rel=icon]").get_attribute("href")
-    assert page.request.get(f"{visitor.site}{icon}").ok
+    # The favicons are there (no 404 on every page): the SVG and, since issue 34, /favicon.ico.
+    for link in page.locator("link[rel=icon]").all():
+        assert page.request.get(f"{visitor.site}{link.get_attribute('href')}").ok
