@@ -39,7 +39,7 @@ from games.bots import careful  # noqa: E402
 from games.engine import CHANCE  # noqa: E402
 from games.engine.bridge import score_contract  # noqa: E402
 
-SETTINGS = ("auto", "careful", "mc", *bots.LEVELS)
+SETTINGS = ("auto", "careful", "mc", "dd", *bots.LEVELS)
 METRIC = {"hokm4": "rate", "hokm2": "rate", "shelem4": "points_per_deal", "shelem2": "points_per_deal"}
 IMP_TABLE = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000)
 IMP_TABLE += (2250, 2500, 3000, 3500, 4000)
@@ -93,7 +93,8 @@ def play_table(game, rules, decks, setting_of_side, seed, times):
             action = careful.choose(game.view(state, seat), seat)
         else:
             view = game.view(state, seat)
-            level, method = ("strong", "mc") if setting == "mc" else (setting, None)
+            # "mc" and "dd": the strong level's two Hokm card searches by name (the server plays "mc")
+            level, method = ("strong", setting) if setting in ("mc", "dd") else (setting, None)
             t0 = time.perf_counter()
             action = bots.choose(game.name, view, seat, level=level, seed=seed * 1000 + steps, method=method)
             times.append((time.perf_counter() - t0) * 1000)
