@@ -145,6 +145,23 @@ class Procs:
                 os.killpg(proc.pid, signal.SIGKILL)
 
 
+def start_worker(procs: Procs, env: dict) -> subprocess.Popen:
+    """One Celery worker (the deadline ticker) on the run's own queue."""
+    cmd = [
+        str(BIN / "celery"),
+        "-A",
+        "config",
+        "worker",
+        "-l",
+        "warning",
+        "-c",
+        "1",
+        "-Q",
+        env["CELERY_QUEUE"],
+    ]
+    return procs.start("worker", [*cmd, "--without-gossip", "--without-mingle"], env)
+
+
 def _rss_kb(pid: int) -> int:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -888,24 +905,7 @@ class Site:
                 [PY, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
             )
             print(f"database migrated in {time.perf_counter() - t0:.1f} s", flush=True)
-            procs.start(
-                "worker",
-                [
-                    str(BIN / "celery"),
-                    "-A",
-                    "config",
-                    "worker",
-                    "-l",
-                    "warning",
-                    "-c",
-                    "1",
-                    "-Q",
-                    env["CELERY_QUEUE"],
-                    "--without-gossip",
-                    "--without-mingle",
-                ],
-                env,
-            )
+            start_worker(procs, env)
             for i in range(args.processes):
                 port = free_port()
                 ports.append(port)

@@ -56,6 +56,7 @@ from bench.load import (  # noqa: E402
     raise_fd_limit,
     reset_database,
     site_env,
+    start_worker,
     wait_http,
 )
 
@@ -321,24 +322,7 @@ def start_site(args, procs: Procs) -> tuple[str, dict]:
         return args.url.rstrip("/"), env
     reset_database(args.database_url)
     subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-    procs.start(
-        "worker",
-        [
-            str(BIN / "celery"),
-            "-A",
-            "config",
-            "worker",
-            "-l",
-            "warning",
-            "-c",
-            "1",
-            "-Q",
-            env["CELERY_QUEUE"],
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        env,
-    )
+    start_worker(procs, env)
     port = free_port()
     procs.start(
         "daphne", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"], env

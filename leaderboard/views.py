@@ -17,33 +17,6 @@ SHARED_SECONDS = 30
 new ledger entry or a void makes them anew at once (``touch("ledger")``)."""
 
 
-class LeaderboardPage:
-    """One page of the ranking as plain data (kept in the cache), with what the
-    template asks of Django's ``Page``."""
-
-    def __init__(self, number: int, num_pages: int, rows: list[dict]):
-        self.number, self.num_pages, self.rows = number, num_pages, rows
-
-    @property
-    def paginator(self):  # the template reads page.paginator.num_pages
-        return self
-
-    def has_previous(self) -> bool:
-        return self.number > 1
-
-    def has_next(self) -> bool:
-        return self.number < self.paginator.num_pages
-
-    def has_other_pages(self) -> bool:
-        return self.has_previous() or self.has_next()
-
-    def previous_page_number(self) -> int:
-        return self.number - 1
-
-    def next_page_number(self) -> int:
-        return self.number + 1
-
-
 def selected_family(value: str | None) -> str:
     return value if value in Family.values else DEFAULT_FAMILY
 
@@ -53,13 +26,13 @@ def index(request):
     number = request.GET.get("page") or "1"
 
     def make():
-        # Everyone's page of the ranking, made once for everyone (issue 33).
+        # Everyone's page of the ranking, made once for everyone (issue 33): plain data.
         page = Paginator(ranking(family), PER_PAGE).get_page(number)
-        return LeaderboardPage(
-            page.number, page.paginator.num_pages, ranked_rows(page.object_list, page.start_index(), family)
-        )
+        return page.paginator.count, page.number, ranked_rows(page.object_list, page.start_index(), family)
 
-    page = shared(f"{family}:{number}", make, SHARED_SECONDS, topic="ledger")
+    count, number, rows = shared(f"{family}:{number}", make, SHARED_SECONDS, topic="ledger")
+    # The page's links and numbers from Django's own Page, over the count alone.
+    page = Paginator(range(count), PER_PAGE).get_page(number)
     return render(
         request,
         "leaderboard/index.html",
@@ -68,7 +41,7 @@ def index(request):
             "family_label": Family(family).label,
             "families": Family.choices,
             "page": page,
-            "rows": page.rows,
+            "rows": rows,
         },
     )
 
