@@ -19,8 +19,6 @@ from django.utils import translation
 from django.utils.translation import ngettext
 
 from games import clock
-from games.errors import PlayError
-from games.models import Match
 from ratings.services import ratings_for
 from rooms import presence
 from rooms import services as room_service
@@ -135,11 +133,12 @@ def _gone(room_ids: list[int]) -> set[int]:
 def close_abandoned() -> int:
     """M-5: remember who is connected where, and close every table whose
     people have all been gone for ``LOBBY_ABANDONED_SECONDS`` (10 minutes):
-    a waiting or finished table stands its people up (L-4, no cost; the room
-    closes when its last person stands, ``rooms.services``), a practice match
-    (a bot at the table, L-2) is left for its people, so it ends and closes.
-    A match between people only is not ended here (its clock plays it out,
-    C-8); it leaves the lobby meanwhile."""
+    its people are stood up and the room closes; a match still being played
+    there, practice or between people only, ends with no leaver (L-5: being
+    gone is not leaving, so nobody pays the leave penalty; every player's
+    match is "unfinished", L-3's decision for the others; not rated, M-2).
+    ``rooms.services.close_deserted`` does it under the rows' locks, so two
+    workers sweeping at once close a table once."""
     now = clock.now_dt()
     rooms = list(
         Room.objects.filter(status__in=[Room.Status.WAITING, Room.Status.PLAYING, Room.Status.FINISHED])
@@ -171,22 +170,11 @@ def close_abandoned() -> int:
 
 
 def close(room: Room) -> bool:
-    """Close a table nobody is at; True if it closed."""
-    people = list(Seat.objects.filter(room=room, user__isnull=False).select_related("user"))
-    if room.status == Room.Status.PLAYING:
-        active = Match.objects.filter(room=room, status=Match.Status.ACTIVE).first()
-        if active is not None and not active.practice:
-            return False
-        for seat in people:
-            room_service.leave(room, seat.user, confirm=True)
-    else:
-        for seat in people:
-            try:
-                room_service.stand(room, seat.user)
-            except PlayError:
-                return False
-    room.refresh_from_db()
-    return room.status == Room.Status.FINISHED
+    """Close a table nobody is at; True if this call closed it (False when
+    another worker did first, or somebody came back)."""
+    if _connected([room]):
+        return False
+    return room_service.close_deserted(room.pk)
 
 
 def sweep() -> dict:

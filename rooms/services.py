@@ -286,6 +286,36 @@ def _leave(room_id: int, user, confirm: bool, active: int | None) -> dict:
         return {"left": True, "cost": cost}
 
 
+def close_deserted(room_id: int) -> bool:
+    """M-5: close a table whose people have all gone (the caller, the lobby's
+    sweep, decided that nobody was connected for long enough). Its people are
+    stood up (L-4: nothing to pay) and the room closes. A match still being
+    played ends with no leaver: L-5, nobody left (being disconnected is not
+    leaving), so nobody pays the leave penalty, and every player's match is
+    recorded as "unfinished" (L-3's decision for those who did not leave; not
+    rated, M-2). Idempotent: locked as a leave is (match row, then room), a
+    second call, from another worker, finds nobody seated and does nothing."""
+    active = (
+        Match.objects.filter(room_id=room_id, status=Match.Status.ACTIVE).values_list("pk", flat=True).first()
+    )
+    with transaction.atomic():
+        match = None
+        if active is not None:
+            match = Match.objects.select_for_update().filter(pk=active, status=Match.Status.ACTIVE).first()
+        room = _locked(room_id)
+        if match is None and Match.objects.filter(room_id=room_id, status=Match.Status.ACTIVE).exists():
+            return False  # a match started between the look and the lock: the next sweep
+        if not Seat.objects.filter(room=room, user__isnull=False).exists():
+            return False
+        if match is not None:
+            play_service.abandon(match, None)
+        Seat.objects.filter(room=room).update(user=None, ready=False, rematch=False)
+        room.status = Room.Status.FINISHED
+        room.save(update_fields=["status", "updated_at"])
+        _changed(room)
+        return True
+
+
 def _hand_over(room: Room, leaver) -> None:
     """The creator left: the longest-seated human still here runs the room; a
     room nobody is left in is closed (it leaves the lobby)."""
