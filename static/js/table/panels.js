@@ -129,14 +129,17 @@ function leftNotice(r, frame) {
   const mine = me ? app.team(me) : 0;
   const fam = family(view.game);
   const score = fam === "hokm" ? view.score.rounds : fam === "shelem" ? view.score.totals : view.score.totals;
-  const parts = [h("h3", { "data-testid": "left-who" }, me === leaver ? gettext("You left the match.")
-    : fmt(gettext("%(name)s left the match."), { name: isolate(name) }))];
+  // M-5: no leaver: the table closed because nobody was connected (L-5, not a leave).
+  const who = leaver == null ? gettext("The table closed: nobody was connected to it.")
+    : me === leaver ? gettext("You left the match.") : fmt(gettext("%(name)s left the match."), { name: isolate(name) });
+  const parts = [h("h3", { "data-testid": "left-who" }, who)];
   if (score) {
     parts.push(h("p.muted", null, gettext("The score when the match ended:")));
     parts.push(scorePair(scoreNum(score[mine]), scoreNum(score[1 - mine]), "left-score"));
   }
   let record;
   if (practice) record = gettext("A practice match with bots: nothing is recorded.");
+  else if (leaver == null) record = gettext("For every player the match is recorded as unfinished: neither a win nor a loss.");
   else if (me && me !== leaver) record = gettext("For you the match is recorded as unfinished: neither a win nor a loss.");
   else if (!me) record = gettext("For the players who stayed, the match is recorded as unfinished.");
   if (record) parts.push(h("p", { "data-testid": "left-record" }, record));
