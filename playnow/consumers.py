@@ -1,11 +1,14 @@
 """The lobby's socket (M-5): ``ws/lobby/``, read-only.
 
-One loop per server process sends every lobby viewer of that process the
-lobby's snapshot when it changed, at most once per ``LOBBY_TICK_SECONDS``
-(1 s): however many tables change in a second, a viewer gets one update,
-and a table's moves change nothing here (the snapshot holds seats, rules,
-ratings and wait times, never a card). The snapshot is built once per tick
-and language for all the process's viewers.
+Change-driven: what the lobby shows changes only with a room's seats or
+status and a match's end, and each of those bumps the lobby's version in the
+shared cache (``live``); a move at a table bumps nothing. One loop per server
+process, running only while that process has lobby viewers, reads the version
+once per ``LOBBY_TICK_SECONDS`` (1 s): when it moved, the snapshot is built
+once per language for all the process's viewers and sent to each viewer whose
+last one differs; when it did not, nothing is queried and nothing sent. So a
+viewer gets at most one update a second however many tables change, and no
+viewer means no work at all.
 """
 
 from __future__ import annotations
@@ -14,11 +17,12 @@ import asyncio
 import json
 import logging
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from . import lobby, sweeper
+from . import live, lobby, sweeper
 
 log = logging.getLogger(__name__)
 
@@ -27,11 +31,17 @@ class _Hub:
     def __init__(self):
         self.viewers: dict[str, set] = {}
         self.task: asyncio.Task | None = None
+        self.built: dict[str, tuple[int, str]] = {}  # language -> (version, text)
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.builds = 0  # snapshots built (tests: a move at a table builds none)
 
-    def add(self, consumer) -> None:
+    async def add(self, consumer) -> None:
         self.viewers.setdefault(consumer.language, set()).add(consumer)
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._run())
+        text = await self.text(consumer.language)
+        if text is not None:
+            await self._push(consumer, text)
 
     def discard(self, consumer) -> None:
         self.viewers.get(consumer.language, set()).discard(consumer)
@@ -39,24 +49,60 @@ class _Hub:
     def count(self) -> int:
         return sum(len(v) for v in self.viewers.values())
 
+    async def text(self, language: str, version: int | None = None) -> str | None:
+        """The snapshot's text in ``language`` at the lobby's current version,
+        built only if the one kept was built at an older version."""
+        lock = self.locks.setdefault(language, asyncio.Lock())
+        async with lock:
+            if version is None:
+                version = await sync_to_async(live.version)()
+            kept = self.built.get(language)
+            if kept is not None and kept[0] == version:
+                return kept[1]
+            try:
+                snap = await database_sync_to_async(lobby.snapshot)(language)
+            except Exception:  # noqa: BLE001 - the lobby must go on
+                log.exception("lobby snapshot failed")
+                return None
+            self.builds += 1
+            text = json.dumps(snap, ensure_ascii=False)
+            self.built[language] = (version, text)
+            return text
+
+    async def _push(self, consumer, text: str) -> None:
+        if consumer.last == text:
+            return
+        consumer.last = text
+        try:
+            await consumer.send(text_data=text)
+        except Exception:  # noqa: BLE001 - a closed socket
+            self.discard(consumer)
+
     async def _run(self) -> None:
+        try:
+            await self._loop()
+        finally:
+            self.built.clear()  # nobody looks: keep nothing
+
+    async def _loop(self) -> None:
         while self.count():
-            for language in [lang for lang, group in self.viewers.items() if group]:
-                try:
-                    text = json.dumps(
-                        await database_sync_to_async(lobby.snapshot)(language), ensure_ascii=False
-                    )
-                except Exception:  # noqa: BLE001 - the lobby must go on
-                    log.exception("lobby snapshot failed")
-                    continue
-                fresh = [c for c in self.viewers[language] if c.last != text]
-                for consumer in fresh:
-                    consumer.last = text
-                    try:
-                        await consumer.send(text_data=text)
-                    except Exception:  # noqa: BLE001 - a closed socket
-                        self.discard(consumer)
             await asyncio.sleep(float(settings.LOBBY_TICK_SECONDS))
+            if not self.count():
+                break
+            try:
+                version = await sync_to_async(live.version)()  # one cache read a tick, per process
+            except Exception:  # noqa: BLE001 - the cache is back on the next tick
+                log.exception("lobby version unreadable")
+                continue
+            for language in [lang for lang, group in self.viewers.items() if group]:
+                kept = self.built.get(language)
+                if kept is not None and kept[0] == version:
+                    continue  # nothing changed: no query, nothing sent
+                text = await self.text(language, version)
+                if text is None:
+                    continue
+                for consumer in list(self.viewers.get(language, ())):
+                    await self._push(consumer, text)
 
 
 hub = _Hub()
@@ -68,7 +114,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.last = None
         await self.accept()
         await database_sync_to_async(sweeper.ensure)()
-        hub.add(self)
+        await hub.add(self)
 
     async def disconnect(self, code):
         hub.discard(self)

@@ -3,9 +3,10 @@
 The snapshot lists the public tables a person can join (waiting, with free
 seats: game, rules, the ratings of those seated, since when they wait), the
 tables to watch, and how many people are playing now. Nothing in it moves
-with a card: the lobby's socket (``consumers.LobbyConsumer``) sends it again
-only when it changed, at most once a second, so the tables' moves cost the
-lobby nothing.
+with a card: it is built again only after a room or a match changed
+(``live``: a version bumped on commit), by the lobby's socket
+(``consumers.LobbyConsumer``), at most once a second, so the tables' moves
+cost the lobby nothing.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from rooms import broadcast
 from rooms import services as room_service
 from rooms.models import Room, Seat
 
-from . import presets, sweeper
+from . import live, presets, sweeper
 from .models import Party, Queue, Table
 
 log = logging.getLogger(__name__)
@@ -169,6 +169,7 @@ def _take_bot_seat(table: Table, user, number: int) -> bool:
     Seat.objects.filter(room=room).update(rematch=False)
     room_id = room.pk
     transaction.on_commit(lambda: broadcast.room_changed(room_id))
+    live.mark_dirty()  # M-5: a bot's seat went to a person
     return True
 
 

@@ -23,7 +23,7 @@ from games.models import Match
 from leaderboard.families import family_of
 from leaderboard.ledger import LEAVE_PENALTY
 
-from . import broadcast, story
+from . import broadcast, signals, story
 from .models import Room, Seat
 
 REACTIONS = {
@@ -70,6 +70,7 @@ def table_constants() -> dict:
 def _changed(room: Room) -> None:
     room_id = room.pk
     transaction.on_commit(lambda: broadcast.room_changed(room_id))
+    transaction.on_commit(lambda: signals.room_changed.send_robust(sender=Room, room_id=room_id))  # M-5
 
 
 def create_room(user, game: str, rules: dict | None = None, is_private: bool = False) -> Room:

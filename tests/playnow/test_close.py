@@ -33,9 +33,7 @@ def _people_only_match(a, b):
     return table, match
 
 
-def test_m5_a_people_only_match_nobody_is_connected_at_for_ten_minutes_is_closed_and_ended(
-    alice, bob, later
-):
+def test_m5_a_people_only_match_nobody_is_connected_at_for_ten_minutes_is_closed_and_ended(alice, bob, later):
     table, match = _people_only_match(alice, bob)
     assert [t["code"] for t in lobby.snapshot("en")["watch"]] == [table.room.code]
     assert lobby.close_abandoned() == 0  # first seen now
@@ -49,7 +47,9 @@ def test_m5_a_people_only_match_nobody_is_connected_at_for_ten_minutes_is_closed
     # The match ended with no leaver (L-5): nobody pays, both are "unfinished" (L-3's decision).
     assert match.status == "abandoned" and match.leaver_seat is None
     assert match.deadlines == {} and match.next_deadline is None
-    entries = sorted(LedgerEntry.objects.filter(match=match).values_list("user__username", "result", "points"))
+    entries = sorted(
+        LedgerEntry.objects.filter(match=match).values_list("user__username", "result", "points")
+    )
     assert entries == [("alice", "unfinished", 0), ("bob", "unfinished", 0)]
     # Not rated (M-2: only a confirmed leave rates, and only the leaver).
     assert not RatedMatch.objects.filter(match=match).exists() and Rating.objects.count() == 0
