@@ -92,3 +92,28 @@ def test_m4_the_room_page_loads_the_seat_ratings(client, four):
     table = playnow.press(four[0], "hokm4")
     html = client.get(table.room.get_absolute_url()).content.decode()
     assert "js/ratings/seat_ratings.js" in html and f"/api/rooms/{table.room.code}/ratings/" in html
+
+
+@pytest.mark.parametrize("language", ["fa", "en"])
+def test_m4_the_chart_speaks_the_pages_digits_and_direction(client, four, settings, language):
+    import re
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    finished("hokm4", four, winner=0, score=[7, 2])
+    finished("hokm4", four, winner=1, score=[3, 7])
+    finished("hokm4", four, winner=0, score=[7, 5])
+    html = client.get(reverse("leaderboard:player", args=["ana"])).content.decode()
+    chart = html.split('data-testid="rating-chart"')[1].split("</svg>")[0]
+    texts = re.findall(r"<(?:text|title)[^>]*>([^<]*)<", chart)
+    assert len(texts) == 2 + 3  # the scale's two ends, a title per match
+    ratings = [h["rating"] for h in reversed(queries.profile(four[0])[0]["history"])]
+    if language == "fa":  # Persian digits only, as the site's |num writes them
+        assert all(re.fullmatch("[۰-۹]+", t) for t in texts), texts
+        assert not re.search("[0-9]", "".join(texts))
+        assert texts[2:] == [str(r).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) for r in ratings]
+    else:
+        assert texts[2:] == [str(r) for r in ratings]
+    # Time reads the page's way: the oldest match on the right in Persian (RTL), on the left in English.
+    xs = [float(x) for x in re.findall(r'<circle cx="([0-9.]+)"', chart)]
+    assert xs == (sorted(xs, reverse=True) if language == "fa" else sorted(xs))
+    assert f'data-direction="{"rtl" if language == "fa" else "ltr"}"' in html
