@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, ROOM_URL, wait_until
+from .conftest import DESKTOP, ROOM_URL, wait_until
 from .onsite import on_site
 
 pytestmark = pytest.mark.browser
@@ -50,6 +50,16 @@ print('{"ok": true}')
 """
 
 
+PHONE_390 = {"width": 390, "height": 844}
+EVERY_LOOK = [
+    ("fa", PHONE_390, "fa-phone"),
+    ("en", DESKTOP, "en-desktop"),
+    ("fa", DESKTOP, "fa-desktop"),
+    ("en", PHONE_390, "en-phone"),
+]
+"""Persian and English, each on a phone (390x844) and a desktop: the screenshots of issue 36."""
+
+
 def press_play_now(player, key: str, where: str = "/"):
     page = player.goto(where)
     page.locator(f"[data-testid=play-now-{key}]").first.click()
@@ -67,7 +77,7 @@ def test_m1_a_newcomer_alone_plays_against_bots_within_25_seconds(people):
     page.locator("[data-testid=seat-2] .avatar-bot, [data-testid=seat-3] .avatar-bot").first.wait_for(
         timeout=10000
     )
-    assert time.monotonic() - began < 25 + 5  # the page's own start and drawing included
+    assert time.monotonic() - began < 25  # M-1: playing against bots within 25 s of the press
     # M-4: the person's rating beside his name at the table.
     page.locator(".seat-rating").first.wait_for()
     nima.shot("playnow-table-rating-en-desktop")
@@ -84,7 +94,7 @@ def test_m1_a_newcomer_alone_plays_against_bots_within_25_seconds(people):
     card.wait_for(state="detached", timeout=5000)
 
 
-@pytest.mark.parametrize("lang,viewport,tag", [("fa", PHONE, "fa-phone"), ("en", DESKTOP, "en-desktop")])
+@pytest.mark.parametrize("lang,viewport,tag", EVERY_LOOK)
 def test_m1_m5_two_newcomers_share_a_table_and_the_lobby_follows_live(people, lang, viewport, tag):
     key = "hokm2" if lang == "fa" else "shelem2"
     watcher = people("watcher", lang=lang, viewport=viewport, signed_up=False)
@@ -92,6 +102,7 @@ def test_m1_m5_two_newcomers_share_a_table_and_the_lobby_follows_live(people, la
     lobby.evaluate("() => { window.__sameLoad = true; }")
     first = people("first", lang=lang, viewport=viewport)
     page = press_play_now(first, key, "/rooms/")
+    first_pressed = time.monotonic()
     page.locator("[data-testid=wait-countdown]").wait_for()
     code = page.locator("[data-playnow-wait]").get_attribute("data-status").split("/")[-3]
     room = lobby.locator(".live-card[data-room]").filter(has_text=first.name)
@@ -105,6 +116,7 @@ def test_m1_m5_two_newcomers_share_a_table_and_the_lobby_follows_live(people, la
     )
     second.shot(f"playnow-home-{tag}")
     other = press_play_now(second, key)
+    assert time.monotonic() - first_pressed < 10  # two newcomers pressing within 10 s of each other
     other.wait_for_url(ROOM_URL, timeout=15000)
     page.wait_for_url(ROOM_URL, timeout=15000)
     assert ROOM_URL.search(page.url).group(1) == ROOM_URL.search(other.url).group(1)
@@ -127,7 +139,7 @@ def test_m1_m5_two_newcomers_share_a_table_and_the_lobby_follows_live(people, la
     assert code  # the waiting page named its table
 
 
-@pytest.mark.parametrize("lang,viewport,tag", [("fa", PHONE, "fa-phone"), ("en", DESKTOP, "en-desktop")])
+@pytest.mark.parametrize("lang,viewport,tag", EVERY_LOOK)
 def test_m4_profile_chart_and_leaderboard_by_rating(people, lang, viewport, tag):
     me = people("rated", lang=lang, viewport=viewport)
     on_site(RATED, me.name)
