@@ -19,6 +19,7 @@ from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import ngettext
 
+from accounts.templatetags.persian import localise_digits
 from games import clock
 from ratings.services import ratings_for
 from rooms import presence
@@ -102,7 +103,7 @@ def _snapshot() -> dict:
         "watch": watch[:30],
         "playing": playing,
         "playing_text": ngettext("%(n)s person playing now", "%(n)s people playing now", playing)
-        % {"n": playing},
+        % {"n": localise_digits(playing)},
     }
 
 

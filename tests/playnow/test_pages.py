@@ -169,3 +169,10 @@ def _play_some(room_id: int, count: int) -> int:
                 match_id, game.auto_action(match.state, seat), seat=seat, actor=Move.Actor.CLOCK
             )
     return Match.objects.get(pk=match_id).version - before
+
+
+def test_m5_the_snapshot_words_its_numbers_in_persian_digits(alice, bob):
+    services.press(alice, "hokm2")
+    services.press(bob, "hokm2")
+    assert lobby.snapshot("fa")["playing_text"].startswith("۲ ")
+    assert lobby.snapshot("en")["playing_text"] == "2 people playing now"
