@@ -1,27 +1,51 @@
-"""An arena tournament (E-3) compressed in time: 200 simulated players, 60 minutes.
+"""An arena tournament (E-3) end to end, compressed in time: 200 players, 60 minutes.
 
-    python bench/arena_events.py [--players 200] [--minutes 60] [--game hokm4] [--seed 1]
+    DATABASE_URL=postgres://user:pass@host/anything REDIS_URL=redis://host/n \\
+        python bench/arena_events.py [--players 200] [--minutes 60] [--game hokm4] [--seed 1]
 
-Not bench/arena.py (the bots' duplicate arena). This one runs the arena's own
-rules (events/arena_core.py: who sits with whom, what a match scores, the
-podium) over a simulated clock, with bots standing in for the people: every
-match is played to its end by the engine (games/engine, the timeout move
-``auto_action`` at every seat, which is fast), and lasts its number of moves
-times a person's pause drawn from 1 to 4 seconds. Players join during the
-first ten minutes; a few leave the arena for a while and come back; one in
-fifty leaves a match (a confirmed leave: 0 and withdrawn). Free players are
-seated at each tick of the events' ticker (every 2 simulated seconds, the
-beat's ``EVENTS_TICK_SECONDS``), as soon as a table's worth are free.
+Not bench/arena.py (the bots' duplicate arena). This one runs a real arena
+through the site's own services, on a database of its own (created beside
+DATABASE_URL's, dropped at the end):
 
-Measured: the seat wait of every seating (from the moment a player is free
-to his table; a player still waiting at the close counts with his wait up
-to the close), its 95th percentile in simulated seconds; the standings
-updates the socket would send (one for each join, leave, table opened and
-match scored) per simulated second of the window; errors: any exception and
-any broken rule (a player at two tables, a withdrawn one seated, a table of
-the wrong size, a score the streak rule does not give). The database and
-the socket are not in this loop (tests/events cover them); the wall time of
-the run is printed for scale. The last line is exactly:
+- the moderator's arena is a row of ``events.Arena``; the events' ticker step
+  (``events.arena.tick``, the beat's task) starts it, seats the free players
+  (``seat_free``: rooms' public services make each table's private room, sit
+  the players and start the match), stops seating at the window's end and
+  finishes the arena with its podium once the running matches have counted;
+- players join and leave through ``events.arena.join`` / ``leave`` (the
+  arena page's buttons): they join during the first ten minutes, one in ten
+  leaves the arena for a while and comes back;
+- every match is played to its end through the play service, as a live
+  table's socket does: each move by ``games.services.play`` as the seat's
+  user (the person's choice is the engine's timeout move, ``auto_action``: a
+  bot standing in for the person), each deal by ``games.services.expire`` at
+  its deadline; one match in fifty ends with a confirmed leave
+  (``rooms.services.leave(confirm=True)``: 0 and withdrawn). The arena scores
+  each match through games' ``match_ended`` signal, as on the site;
+- the standings reach a real arena socket: the ASGI application's
+  ``/ws/arena/<id>/`` consumer, connected by a WebSocket client on an event
+  loop of its own, through the channel layer (Redis when REDIS_URL is set,
+  as in production). Every standings frame it receives is counted.
+
+Time is compressed: a clock of the benchmark's own says when each thing
+happens (a person's move 1 to 4 simulated seconds after the previous one,
+the next deal ``--round-pause`` seconds after a round's result, a ticker
+step every 2 simulated seconds) and the services are called in that order,
+as fast as they answer; the ticker step is given the simulated time (``now``)
+so the window closes on the simulated clock. The server's own waits are
+nil (ROUND_PAUSE=0: the pause is on the simulated clock; FAIR_WAIT_SECONDS=0:
+no browser sends the fair deal's values).
+
+Measured: the seat wait of every seating in simulated seconds, from the
+moment a player is free (he joined, came back, or his match ended) to the
+ticker step that seated him (a player still waiting at the window's end
+counts with his wait up to then), and its 95th percentile; the standings
+frames received by the socket per simulated second, from the arena's start
+to its podium; errors: any exception, any broken rule (a player at two
+tables, a withdrawn one seated, a table of the wrong size, a score the
+streak rule does not give, no podium) and any standings broadcast the
+socket did not receive. The wall time is printed for scale. The last line
+is exactly:
 
     arena players=200 matches=M p95_seat_wait_s=W standings_updates_per_s=U errors=E
 """
@@ -29,39 +53,23 @@ the run is printed for scale. The last line is exactly:
 from __future__ import annotations
 
 import argparse
+import asyncio
 import heapq
-import pathlib
+import os
 import random
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from pathlib import Path
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from events import arena_core  # noqa: E402
-from games import engine  # noqa: E402
-from games.engine import CHANCE  # noqa: E402
-
 TICK = 2.0
-
-
-def play_match(game, rules: dict, rng: random.Random) -> tuple[int | None, int]:
-    """(winning team, moves): one match played to its end by the engine's timeout move."""
-    state = game.new_match(rules)
-    moves = 0
-    while game.result(state) is None:
-        to_act = game.to_act(state)
-        if CHANCE in to_act:
-            kind, cards = game.pending_chance(state)
-            deck = list(cards)
-            rng.shuffle(deck)
-            state, _ = game.apply(state, CHANCE, {"type": kind, "deck": deck})
-            continue
-        seat = min(to_act)
-        state, _ = game.apply(state, seat, game.auto_action(state, seat))
-        moves += 1
-    return game.result(state).get("winner"), moves
+"""Simulated seconds between two ticker steps (the beat's ``EVENTS_TICK_SECONDS``)."""
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -71,132 +79,431 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def run(players: int, minutes: float, game_name: str, seed: int) -> dict:
-    rng = random.Random(seed)
-    game = engine.get(game_name)
-    rules = game.validate_rules({"target": 3} if game_name.startswith("hokm") else {})
-    size = game.players
-    window = minutes * 60.0
-    standing = {u: arena_core.Standing(u) for u in range(1, players + 1)}
-    last: dict = {}
-    free_since: dict[int, float] = {}
-    present: set[int] = set()
-    busy: set[int] = set()
-    events: list = []  # (time, order, kind, payload)
-    order = 0
-
-    def push(at, kind, payload):
-        nonlocal order
-        order += 1
-        heapq.heappush(events, (at, order, kind, payload))
-
-    for u in standing:
-        push(rng.uniform(0, min(600.0, window / 6)), "join", u)
-        if rng.random() < 0.1:
-            away = rng.uniform(window * 0.3, window * 0.6)
-            push(away, "away", u)
-            push(away + rng.uniform(60, 300), "join", u)
-    t = 0.0
-    while t <= window:
-        push(t, "tick", None)
-        t += TICK
-    waits: list[float] = []
-    updates = matches = errors = 0
-    started = time.perf_counter()
-    while events:
-        now, _, kind, payload = heapq.heappop(events)
-        try:
-            if kind == "join":
-                u = payload
-                if now >= window or standing[u].withdrawn or u in present:
-                    continue
-                present.add(u)
-                if u not in busy:
-                    free_since[u] = now
-                updates += 1
-            elif kind == "away":
-                u = payload
-                if u in present:
-                    present.discard(u)
-                    free_since.pop(u, None)
-                    updates += 1
-            elif kind == "tick":
-                if now >= window:
-                    continue
-                free = [u for u in free_since if u in present and u not in busy and not standing[u].withdrawn]
-                scores = {u: standing[u].score for u in free}
-                for seats in arena_core.tables(sorted(free), size, scores, last, rng):
-                    if len(seats) != size or len(set(seats)) != size or set(seats) & busy:
-                        errors += 1
-                    if any(standing[u].withdrawn for u in seats):
-                        errors += 1
-                    for i, u in enumerate(seats):
-                        waits.append(now - free_since.pop(u))
-                        busy.add(u)
-                        if size == 4:
-                            last[u] = seats[(i + 2) % 4]
-                    winner, moves = play_match(game, rules, rng)
-                    duration = sum(rng.uniform(1.0, 4.0) for _ in range(moves))
-                    leaver = rng.choice(seats) if rng.random() < 0.02 else None
-                    push(now + duration, "end", (seats, winner, leaver))
-                    matches += 1
-                    updates += 1
-            elif kind == "end":
-                seats, winner, leaver = payload
-                for seat, u in enumerate(seats, start=1):
-                    busy.discard(u)
-                    before = standing[u].score
-                    if leaver is not None:
-                        if u == leaver:
-                            arena_core.withdraw(standing[u])
-                            present.discard(u)
-                            continue
-                    else:
-                        got = arena_core.score_result(standing[u], winner == game.team_of(seat))
-                        if got not in (0, 2, 3) or standing[u].score != before + got:
-                            errors += 1
-                    if u in present and now < window:
-                        free_since[u] = now
-                updates += 1
-        except Exception as exc:  # noqa: BLE001 - counted, and the run goes on
-            errors += 1
-            print(f"error at {now:.1f}s: {exc!r}", file=sys.stderr)
-    for u, since in free_since.items():  # still waiting at the close
-        if u in present and since < window:
-            waits.append(window - since)
-    podium = arena_core.podium(list(standing.values()))
-    if len(set(podium)) != min(3, players):
-        errors += 1
-    return {
-        "players": players,
-        "matches": matches,
-        "p95": percentile(waits, 95),
-        "p50": percentile(waits, 50),
-        "seatings": len(waits),
-        "updates_per_s": updates / window,
-        "errors": errors,
-        "wall": time.perf_counter() - started,
-        "podium": [(u, standing[u].score) for u in podium],
-    }
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--minutes", type=float, default=60.0)
     parser.add_argument("--game", default="hokm4")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--round-pause", type=float, default=4.0, help="C-7: seconds between rounds")
+    parser.add_argument("--leave-rate", type=float, default=0.02, help="matches ending in a confirmed leave")
+    parser.add_argument("--workers", type=int, default=6, help="threads playing the matches' moves")
+    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL"))
+    parser.add_argument("--keep", action="store_true", help="keep the benchmark's database")
     args = parser.parse_args(argv)
-    r = run(args.players, args.minutes, args.game, args.seed)
+    if not args.database_url:
+        raise SystemExit("DATABASE_URL is needed (PostgreSQL: the arena's row locks are the point)")
+    name = f"bench_arena_events_{os.getpid()}"
+    url = args.database_url.rsplit("/", 1)[0] + "/" + name
+    _create(url, name)
+    os.environ.update(
+        DATABASE_URL=url,
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SECRET_KEY=os.environ.get("SECRET_KEY", "bench-arena-events-secret-key-not-for-a-real-site-0123"),
+        SITE_HTTPS="false",
+        DEBUG="false",
+        DEADLINES="inprocess",
+        FAIR_WAIT_SECONDS="0",
+        BOT_DELAY="0",
+        ROUND_PAUSE="0",  # the pause is on the simulated clock (--round-pause), not the server's
+        LOG_LEVEL="ERROR",
+        CHANNEL_PREFIX=f"bench-arena-{os.getpid()}-{time.time_ns()}",
+        CACHE_PREFIX=f"bench-arena-{os.getpid()}-{time.time_ns()}",
+    )
+    try:
+        r = run(args)
+    finally:
+        if not args.keep:
+            _drop(url, name)
     print(
         f"# {args.game} {args.minutes:g} min: seatings={r['seatings']} p50_seat_wait_s={r['p50']:.1f}"
-        f" podium={r['podium']} wall_s={r['wall']:.1f}"
+        f" moves={r['moves']} standings_sent={r['sent']} received={r['received']}"
+        f" layer={r['layer']} podium={r['podium']} wall_s={r['wall']:.1f}"
     )
+    for message in r["messages"][:5]:
+        print("error:", message, file=sys.stderr)
     print(
         f"arena players={r['players']} matches={r['matches']} p95_seat_wait_s={r['p95']:.1f}"
         f" standings_updates_per_s={r['updates_per_s']:.2f} errors={r['errors']}"
     )
     return 0 if r["errors"] == 0 and r["p95"] <= 15 else 1
+
+
+def _create(url: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _drop(url: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class Socket:
+    """A WebSocket client of the arena's socket on an event loop of its own: counts standings frames."""
+
+    def __init__(self, arena_id: int):
+        self.arena_id = arena_id
+        self.frames = 0
+        self.last: dict | None = None
+        self.ready = threading.Event()
+        self.stop = threading.Event()
+        self.error: str | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        if not self.ready.wait(30):
+            raise RuntimeError(f"the arena socket did not connect: {self.error}")
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._listen())
+        except Exception as exc:  # noqa: BLE001 - reported by start() / the result
+            self.error = repr(exc)
+            self.ready.set()
+
+    async def _listen(self) -> None:
+        from channels.testing import WebsocketCommunicator
+
+        from config.asgi import application
+        from events import ticker
+
+        # The benchmark's clock is the ticker: the consumer must not start the
+        # embedded one (real time) on this loop.
+        ticker._running.add(asyncio.get_running_loop())
+        comm = WebsocketCommunicator(
+            application, f"/ws/arena/{self.arena_id}/", headers=[(b"origin", b"http://localhost")]
+        )
+        connected, _ = await comm.connect(timeout=20)
+        if not connected:
+            raise RuntimeError("refused")
+        hello = await comm.receive_json_from(timeout=20)
+        assert hello["type"] == "standings"
+        self.ready.set()
+        while not self.stop.is_set():
+            if await comm.receive_nothing(timeout=0.2):  # (a receive that times out would stop the consumer)
+                continue
+            frame = await comm.receive_json_from(timeout=10)
+            if frame.get("type") == "standings":
+                self.frames += 1
+                self.last = frame
+        await comm.disconnect()
+
+    def wait_for(self, count: int, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while self.frames < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(10)
+
+
+def run(args) -> dict:
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from django.core.management import call_command
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    call_command("migrate", verbosity=0)
+    from events import arena as arena_service
+    from events import arena_core
+    from events.models import Arena, ArenaPlayer, ArenaTable
+    from games import engine, services
+    from games.engine import CHANCE
+    from games.models import Match
+    from rooms import services as rooms_services
+    from rooms.models import Room
+
+    rng = random.Random(args.seed)
+    game = engine.get(args.game)
+    size = game.players
+    window = args.minutes * 60.0
+    User = get_user_model()
+    password = make_password("bench-password")
+    users = User.objects.bulk_create(
+        [User(username=f"ar{i}", username_key=f"ar{i}", password=password) for i in range(args.players)]
+    )
+    by_id = {u.pk: u for u in users}
+    base = timezone.now()
+    arena = Arena.objects.create(
+        name="Bench arena",
+        game=args.game,
+        rules={"target": 3} if args.game.startswith("hokm") else {},
+        starts_at=base,
+        minutes=max(1, round(args.minutes)),
+        status=Arena.Status.SCHEDULED,
+    )
+    window = arena.minutes * 60.0
+
+    sent = [0]
+    sent_lock = threading.Lock()
+    announce = arena_service.announce
+
+    def one_more():
+        with sent_lock:
+            sent[0] += 1
+
+    def counted(arena_id):  # the broadcasts the socket must receive (each runs on commit)
+        transaction.on_commit(one_more)
+        announce(arena_id)
+
+    arena_service.announce = counted
+    socket = Socket(arena.pk)
+    socket.start()
+
+    heap: list = []
+    order = [0]
+
+    def push(at: float, kind: str, *payload) -> None:
+        order[0] += 1
+        heapq.heappush(heap, (at, order[0], kind, payload))
+
+    def at(t: float):
+        return base + timedelta(seconds=t)
+
+    for u in users:
+        join = rng.uniform(0.5, min(600.0, window / 6))
+        push(join, "join", u.pk)
+        if rng.random() < 0.1:
+            away = rng.uniform(window * 0.3, window * 0.6)
+            push(away, "away", u.pk)
+            push(away + rng.uniform(60, 300), "join", u.pk)
+
+    present: set[int] = set()
+    free_since: dict[int, float] = {}
+    busy: set[int] = set()
+    live: dict[int, dict] = {}  # match id -> its table, seats, scores before, next event, own rng
+    last_table = 0
+    waits: list[float] = []
+    messages: list[str] = []
+    errors = matches = 0
+    moves = [0]
+    finished_at = None
+    lock = threading.Lock()
+    started = time.perf_counter()
+
+    def fail(message: str) -> None:
+        nonlocal errors
+        with lock:
+            errors += 1
+            messages.append(message)
+
+    def follow(info: dict, match, now: float) -> None:
+        """After a service call on the match: what comes next on the simulated clock."""
+        info["match"] = match
+        info["next"] = None
+        if match.status != Match.Status.ACTIVE:
+            info["ended"] = now
+            return
+        to_act = game.to_act(match.state)
+        rng = info["rng"]
+        if CHANCE in to_act:
+            pause = args.round_pause if game.round_over(match.state) else 0.0
+            info["next"] = (now + pause, "chance", None)
+        elif to_act:
+            info["moves"] += 1
+            if info["leave_after"] is not None and info["moves"] >= info["leave_after"]:
+                info["next"] = (now + rng.uniform(1.0, 4.0), "leave", rng.choice(info["seats"]))
+            else:
+                info["next"] = (now + rng.uniform(1.0, 4.0), "move", min(to_act))
+
+    def step(info: dict) -> None:
+        """One event of a match, through the services as a live table's socket calls them."""
+        now, kind, arg = info["next"]
+        match = info["match"]
+        match_id, version = match.pk, match.version
+        if kind == "move":
+            user = by_id[match.player_at(arg)["user_id"]]
+            action = game.auto_action(match.state, arg)  # the person's choice (a bot stands in)
+            services.play(match_id, action, user=user, version=version)
+            with lock:
+                moves[0] += 1
+        elif kind == "chance":
+            # The deal's deadline: the fair deal's phases may each take a call (F-4: a
+            # silent seat's values are replaced once its wait, nil here, is over).
+            for _attempt in range(8):
+                if services.expire(match_id, version) is not None:
+                    break
+                again = Match.objects.get(pk=match_id)
+                if again.version != version or again.status != Match.Status.ACTIVE:
+                    break
+            else:
+                raise RuntimeError(f"the deal of match {match_id} at version {version} was refused")
+        elif kind == "leave":
+            table = ArenaTable.objects.get(pk=info["table"])
+            rooms_services.leave(Room.objects.get(pk=table.room_id), by_id[arg], confirm=True)
+        follow(info, Match.objects.get(pk=match_id), now)
+
+    def chain(info: dict, until: float) -> None:
+        """A match's events before ``until``, in order (one worker thread per match at a time)."""
+        try:
+            while info["next"] is not None and info["next"][0] < until:
+                step(info)
+        except Exception as exc:  # noqa: BLE001 - counted, and the run goes on
+            fail(f"match {info['match'].pk} at {info['next'][0]:.1f}s: {type(exc).__name__}: {exc}")
+            info["next"] = None
+            info["broken"] = True
+        finally:
+            connection.close()
+
+    def ended(info: dict) -> None:
+        match, now = info["match"], info["ended"]
+        live.pop(match.pk)
+        table = ArenaTable.objects.get(pk=info["table"])
+        if not table.scored:
+            fail(f"match {match.pk} ended but its table was not scored")
+        rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=arena, user_id__in=info["seats"])}
+        for seat, uid in enumerate(info["seats"], start=1):
+            busy.discard(uid)
+            row = rows[uid]
+            before = info["before"][uid]
+            if match.status == Match.Status.ABANDONED:
+                expected = (before[0], True) if seat == match.leaver_seat else (before[0], before[1])
+                if (row.score, row.withdrawn) != expected:
+                    fail(f"leave scored wrong for {uid}: {(row.score, row.withdrawn)} != {expected}")
+            else:
+                standing = arena_core.Standing(uid, before[0], before[2], 0)
+                got = arena_core.score_result(standing, match.result.get("winner") == game.team_of(seat))
+                if row.score != before[0] + got or got not in (0, 2, 3):
+                    fail(f"score of {uid}: {row.score} != {before[0]} + {got}")
+            if row.withdrawn:
+                present.discard(uid)
+                free_since.pop(uid, None)
+            elif uid in present and now < window:
+                free_since[uid] = now
+
+    def tick(now: float) -> None:
+        nonlocal last_table, matches, finished_at
+        arena_service.tick(at(now))  # the ticker's arena step, on the simulated clock
+        for table in ArenaTable.objects.filter(arena=arena, pk__gt=last_table).order_by("pk"):
+            last_table = table.pk
+            seats = list(table.seats)
+            if len(seats) != size or len(set(seats)) != size or set(seats) & busy:
+                fail(f"table {table.pk} seats {seats} (busy: {set(seats) & busy})")
+            rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=arena, user_id__in=seats)}
+            if any(rows[u].withdrawn for u in seats):
+                fail(f"a withdrawn player seated at table {table.pk}")
+            for u in seats:
+                if u not in free_since:
+                    fail(f"player {u} seated while not free")
+                waits.append(now - free_since.pop(u, now))
+                busy.add(u)
+            matches += 1
+            info = {
+                "table": table.pk,
+                "seats": seats,
+                "moves": 0,
+                "leave_after": rng.randint(5, 60) if rng.random() < args.leave_rate else None,
+                "before": {u: (rows[u].score, rows[u].withdrawn, rows[u].streak) for u in seats},
+                "rng": random.Random(f"{args.seed}/{table.match_id}"),
+                "ended": None,
+            }
+            live[table.match_id] = info
+            follow(info, Match.objects.get(pk=table.match_id), now)
+        arena.refresh_from_db()
+        if arena.status == Arena.Status.FINISHED:
+            finished_at = now
+
+    def people(kind: str, uid: int, now: float) -> None:
+        if kind == "join":
+            if now >= window or uid in present:
+                return
+            try:
+                arena_service.join(arena, by_id[uid])
+            except arena_service.ArenaError as exc:
+                if exc.code != "withdrawn":
+                    raise
+                return
+            present.add(uid)
+            if uid not in busy:
+                free_since[uid] = now
+        elif kind == "away" and uid in present and now < window:
+            arena_service.leave(arena, by_id[uid])
+            present.discard(uid)
+            free_since.pop(uid, None)
+
+    # The simulated clock in slices of one tick: the ticker's step at the slice's
+    # start, the people's joins and leaves in order, then every match's moves of
+    # the slice, each match on a worker thread of its own (as a server's
+    # processes serve many tables at once); a match that ends frees its players
+    # at its end's time, and the next tick seats them.
+    pool = ThreadPoolExecutor(max_workers=args.workers)
+    now = 0.0
+    while finished_at is None and now < window + 1800:  # running matches get half an hour to finish
+        until = now + TICK
+        try:
+            tick(now)
+        except Exception as exc:  # noqa: BLE001 - counted, and the run goes on
+            fail(f"tick at {now:.1f}s: {type(exc).__name__}: {exc}")
+        if finished_at is not None:
+            break
+        while heap and heap[0][0] < until:
+            at_, _, kind, payload = heapq.heappop(heap)
+            try:
+                people(kind, payload[0], at_)
+            except Exception as exc:  # noqa: BLE001
+                fail(f"{kind} at {at_:.1f}s: {type(exc).__name__}: {exc}")
+        due = [i for i in live.values() if i["next"] is not None and i["next"][0] < until]
+        for future in [pool.submit(chain, i, until) for i in due]:
+            future.result()
+        for info in sorted((i for i in live.values() if i["ended"] is not None), key=lambda i: i["ended"]):
+            ended(info)
+        for match_id in [m for m, i in live.items() if i.get("broken")]:
+            live.pop(match_id)
+        now = until
+    pool.shutdown()
+
+    for uid, since in free_since.items():  # still waiting at the window's end
+        if uid in present and since < window:
+            waits.append(window - since)
+    arena.refresh_from_db()
+    if arena.status != Arena.Status.FINISHED or len(set(arena.podium)) != min(3, args.players):
+        fail(f"no podium: status {arena.status}, podium {arena.podium}")
+    socket.wait_for(sent[0])
+    received = socket.frames
+    socket.close()
+    if socket.error:
+        fail(f"socket: {socket.error}")
+    if received < sent[0]:
+        fail(f"the socket received {received} of {sent[0]} standings broadcasts")
+    if socket.last and socket.last.get("podium") != arena.podium:
+        fail("the socket's last standings do not show the podium")
+    span = finished_at if finished_at else window
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+    from django.db import connections
+
+    for conn in connections.all():  # the pool too: its database is dropped next
+        conn.close()
+        if hasattr(conn, "close_pool"):
+            conn.close_pool()
+    return {
+        "players": args.players,
+        "matches": matches,
+        "moves": moves[0],
+        "p95": percentile(waits, 95),
+        "p50": percentile(waits, 50),
+        "seatings": len(waits),
+        "updates_per_s": received / span,
+        "sent": sent[0],
+        "received": received,
+        "layer": layer,
+        "errors": errors,
+        "messages": messages,
+        "wall": time.perf_counter() - started,
+        "podium": arena.podium,
+    }
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from games import engine, fairdeal
 from games.decks import Given
+from games.engine.bridge import BOARD_VULNERABILITY, board_of
 from games.engine.cards import DECK52
 from games.models import Match
 from rooms import services as rooms_services
@@ -40,10 +41,9 @@ from .models import ChallengeDay, ChallengeDeal, ChallengeEntry
 DEALS = {"hokm4": 8, "shelem4": 6, "bridge": 8}
 """E-1: how many deals a day holds, per game."""
 
-PLAYABLE = ("hokm4", "shelem4")
-"""Games whose deals can be played here; Bridge's boards need a dealer and a
-vulnerability by board number, which the rubber bridge engine has no rule for
-(its deals are derived and scored, not yet played)."""
+PLAYABLE = ("hokm4", "shelem4", "bridge")
+"""Games whose deals can be played here (Bridge's as duplicate boards: the
+engine's board mode, dealer and vulnerability by board number)."""
 
 ENTRANT_SEAT = 1
 BOT_LEVEL = "strong"
@@ -52,8 +52,7 @@ BOT_BUDGET_MS = 60_000.0
 view and the seed (games/bots: "a budget that does not cut the search")."""
 TURN_SECONDS = 60
 
-VULNERABILITY = ["none", "ns", "ew", "both", "ns", "ew", "both", "none",
-                 "ew", "both", "none", "ns", "both", "none", "ns", "ew"]  # fmt: skip
+VULNERABILITY = BOARD_VULNERABILITY
 """Duplicate bridge: the vulnerability of board n is VULNERABILITY[(n - 1) % 16]."""
 
 
@@ -90,7 +89,16 @@ def deck_of(seed: str, day_date: date, game: str, number: int, purpose: str = "d
 
 def board(number: int) -> dict:
     """Duplicate bridge: the dealer (1 North .. 4 West) and vulnerability of board ``number``."""
-    return {"dealer": (number - 1) % 4 + 1, "vulnerable": VULNERABILITY[(number - 1) % 16]}
+    return {"dealer": board_of(number)["dealer"], "vulnerable": VULNERABILITY[(number - 1) % 16]}
+
+
+def rules_of(game: str, number: int) -> dict:
+    """The room's table rules for deal ``number``: Bridge plays it as duplicate
+    board ``number`` (the engine's hidden ``board`` rule)."""
+    rules = {"turn_seconds": TURN_SECONDS}
+    if game == "bridge":
+        rules["board"] = (number - 1) % 16 + 1
+    return rules
 
 
 def get_day(day_date: date, game: str) -> ChallengeDay:
@@ -194,7 +202,7 @@ def play(user, game: str, day_date: date | None = None) -> ChallengeDeal:
         if number > DEALS[game]:
             raise ChallengeError("finished")
         definition = engine.get(game)
-        room = rooms_services.create_room(user, game, {"turn_seconds": TURN_SECONDS}, is_private=True)
+        room = rooms_services.create_room(user, game, rules_of(game, number), is_private=True)
         deal = ChallengeDeal.objects.create(entry=entry, number=number, room_id=room.pk)
         for seat in range(1, definition.players + 1):
             if seat != ENTRANT_SEAT:
@@ -214,7 +222,7 @@ def deal_value(game: str, state: dict) -> int:
     if game.startswith("shelem"):
         score = last.get("score") or [0, 0]
         return int(score[0]) - int(score[1])
-    score = state.get("score") or [0, 0]
+    score = state.get("score") or [0, 0]  # Bridge: the board's duplicate score, N-S minus E-W
     return int(score[0]) - int(score[1])
 
 

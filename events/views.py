@@ -112,13 +112,31 @@ def day_page(request, day_date: str, game: str):
         "public": challenge.public(day),
         "ranking": rows,
         "entry": entry,
-        "deal_rows": [{"number": n, "mine": mine.get(n), "others": others[n]} for n in numbers],
+        "deal_rows": [
+            {"number": n, "mine": mine.get(n), "others": others[n], "board": _board_row(day.game, n)}
+            for n in numbers
+        ],
         "running": next((d for d in deals if not d.done), None),
         "played": sum(1 for d in deals if d.done),
         "total": challenge.DEALS[day.game],
         "playable": day.game in challenge.PLAYABLE and day.date == challenge.today() and not day.closed,
     }
     return render(request, "events/day.html", context)
+
+
+def _board_row(game: str, number: int) -> dict | None:
+    """Bridge: the board's dealer and vulnerability as the day page shows them."""
+    if game != "bridge":
+        return None
+    board = challenge.board(number)
+    dealer = [_("North"), _("East"), _("South"), _("West")][board["dealer"] - 1]
+    vulnerable = {
+        "none": _("nobody vulnerable"),
+        "ns": _("North–South vulnerable"),
+        "ew": _("East–West vulnerable"),
+        "both": _("both sides vulnerable"),
+    }[board["vulnerable"]]
+    return {"dealer": dealer, "vulnerable": vulnerable, "code": board["vulnerable"]}
 
 
 @require_POST

@@ -28,6 +28,13 @@ Decisions where RULES.md (and its Hungarian source) leave room:
   oldal még nem ..." / "... még nincs pontja"). The game object never closes
   a rubber early; ``RubberSheet.totals(close=True)`` is there for the
   platform when a match is abandoned.
+- Board mode (issue 37, the daily challenge): the hidden table rule
+  ``board`` (1..16, not a room option of the lobby) makes the match one
+  duplicate board: its dealer and vulnerability come from the board number
+  (``board_of``), the deal is scored alone (``duplicate_score``: no honours,
+  no rubber; a made contract adds 50 for a part score, 300 / 500 for a game),
+  a passed-out board scores 0 and ends the match. Without it, rubber bridge
+  as above, unchanged.
 - Dummy (B-4): when it is dummy's turn, ``to_act`` is declarer's seat and
   declarer plays one of dummy's cards with an ordinary ``play`` action.
 """
@@ -148,6 +155,56 @@ def honours(strain: str, hand) -> int:
         return 150 if sum(1 for c in hand if c[0] == "A") == 4 else 0
     held = sum(1 for c in hand if c[1] == strain and c[0] in _HONOUR_RANKS)
     return 150 if held == 5 else 100 if held == 4 else 0
+
+
+# --------------------------------------------------------------------------
+# Duplicate boards (issue 37): dealer and vulnerability by board number, one board's score
+
+BOARD_VULNERABILITY = ("none", "ns", "ew", "both", "ns", "ew", "both", "none",
+                       "ew", "both", "none", "ns", "both", "none", "ns", "ew")  # fmt: skip
+"""The standard duplicate cycle: board n is BOARD_VULNERABILITY[(n - 1) % 16]."""
+PART_SCORE_BONUS = 50
+GAME_BONUS = (300, 500)  # not vulnerable, vulnerable
+
+
+def board_of(number: int) -> dict:
+    """Board ``number`` (1..): its dealer seat (N E S W rotating from 1) and
+    vulnerability, as ``{"number", "dealer", "vulnerable": [NS, EW]}``."""
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise IllegalAction("bad_board", f"A board number is 1 or more, not {number!r}.")
+    vul = BOARD_VULNERABILITY[(number - 1) % 16]
+    return {
+        "number": number,
+        "dealer": (number - 1) % 4 + 1,
+        "vulnerable": [vul in ("ns", "both"), vul in ("ew", "both")],
+    }
+
+
+def duplicate_entries(level: int, strain: str, doubled: int, vulnerable: bool, tricks: int) -> list[dict]:
+    """One board's score as entries ``{"kind", "points", "line", "declarer": bool}``:
+    the contract score (B-5..B-7, B-9) plus the duplicate bonus for a made
+    contract (part score 50, game 300 / 500 vulnerable); no honours, no rubber."""
+    score = score_contract(level, strain, doubled, vulnerable, tricks)
+    if not score.made:
+        return [{"kind": "undertricks", "points": score.defenders_above, "line": "above", "declarer": False}]
+    game = score.declarer_below >= GAME_POINTS
+    bonus = GAME_BONUS[vulnerable] if game else PART_SCORE_BONUS
+    parts = [
+        ("contract", score.declarer_below, "below"),
+        ("overtricks", score.overtricks, "above"),
+        ("insult", score.insult, "above"),
+        ("game" if game else "partscore", bonus, "above"),
+        ("slam", score.slam, "above"),
+    ]
+    return [{"kind": k, "points": p, "line": line, "declarer": True} for k, p, line in parts if p]
+
+
+def duplicate_score(level: int, strain: str, doubled: int, vulnerable: bool, tricks: int) -> int:
+    """Declarer's side's score of one duplicate board (negative when it went down)."""
+    return sum(
+        e["points"] if e["declarer"] else -e["points"]
+        for e in duplicate_entries(level, strain, doubled, vulnerable, tricks)
+    )
 
 
 # --------------------------------------------------------------------------
@@ -524,10 +581,28 @@ class Bridge(Game):
     }
 
     # -- metadata --------------------------------------------------------
+    def validate_rules(self, rules=None) -> dict:
+        """The room options, plus the hidden ``board`` (1..16) of board mode (issue 37)."""
+        if isinstance(rules, dict) and "board" in rules:
+            rest = {k: v for k, v in rules.items() if k != "board"}
+            number = rules["board"]
+            if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 16:
+                raise IllegalAction("bad_rules", f"Table rule 'board' cannot be {number!r}.")
+            return {**super().validate_rules(rest), "board": number}
+        return super().validate_rules(rules)
+
     def new_match(self, rules=None) -> dict:
+        rules = self.validate_rules(rules)
+        state = self._new_match(rules)
+        if "board" in rules:  # one duplicate board: its own dealer and vulnerability
+            board = board_of(rules["board"])
+            state.update(dealer=board["dealer"], board=board, score=[0, 0])
+        return state
+
+    def _new_match(self, rules) -> dict:
         return {
             "game": self.name,
-            "rules": self.validate_rules(rules),
+            "rules": rules,
             "phase": "deal",
             "round": 0,
             "dealer": 1,  # D-6: North deals first
@@ -645,6 +720,10 @@ class Bridge(Game):
             new["phase"] = "round_over"
             new["last_result"] = {"round": state["round"], "passed_out": True}
             events.append({"type": "passed_out", "dealer": state["dealer"]})
+            if state.get("board"):  # a passed-out duplicate board scores 0 and is over
+                new["last_result"]["entries"] = []
+                new["phase"] = "match_over"
+                events.append({"type": "match_won", **self.result(new)})
             return new, events
         contract = auction.contract
         declarer = contract.declarer_seat
@@ -696,6 +775,8 @@ class Bridge(Game):
 
     def _score(self, new, events) -> None:
         """The deal is played out: write it on the sheet (B-5..B-10). Mutates ``new`` (a fresh copy)."""
+        if new.get("board"):
+            return self._score_board(new, events)
         contract = Contract.from_data(new["contract"])
         taken = new["tricks_won"][team_of(contract.declarer_seat, PLAYERS)]
         sheet = RubberSheet.from_data(new["sheet"])
@@ -726,6 +807,58 @@ class Bridge(Game):
             events.append({"type": "match_won", **outcome})
         else:
             new["phase"] = "round_over"
+
+    def _score_board(self, new, events) -> None:
+        """Board mode: the board's duplicate score (issue 37); the match is over."""
+        contract = Contract.from_data(new["contract"])
+        team = team_of(contract.declarer_seat, PLAYERS)
+        taken = new["tricks_won"][team]
+        vulnerable = new["board"]["vulnerable"][team]
+        parts = duplicate_entries(contract.level, contract.strain, contract.doubled, vulnerable, taken)
+        entries, score = [], [0, 0]
+        for part in parts:
+            t = team if part["declarer"] else 1 - team
+            score[t] += part["points"]
+            entries.append(
+                {
+                    "side": SIDES[t],
+                    "team": t,
+                    "line": part["line"],
+                    "deal": new["round"],
+                    "kind": part["kind"],
+                    "points": part["points"],
+                }  # fmt: skip
+            )
+        new.update(score=score, turn=None, phase="match_over")
+        result = {
+            "round": new["round"],
+            "passed_out": False,
+            "contract": new["contract"],
+            "tricks": taken,
+            "honours": [0, 0],
+            "entries": entries,
+            "board": new["board"]["number"],
+        }
+        new["last_result"] = result
+        events.append({"type": "deal_scored", **result})
+        events.append({"type": "match_won", **self.result(new)})
+
+    def _board_sheet(self, state) -> dict:
+        """Board mode's ``score`` for the views: the sheet's shape (the table draws
+        it as it draws a rubber), with the board's entries, vulnerability and totals."""
+        lines = {"above": [[], []], "below": [[], []]}
+        for e in (state.get("last_result") or {}).get("entries") or []:
+            lines[e["line"]][e["team"]].append({"deal": e["deal"], "kind": e["kind"], "points": e["points"]})
+        return {
+            **lines,
+            "games_below": [],
+            "games": [0, 0],
+            "deals": 1 if state["phase"] == "match_over" else 0,
+            "winner": None,
+            "vulnerable": list(state["board"]["vulnerable"]),
+            "totals": list(state["score"]),
+            "board": state["board"]["number"],
+        }
 
     # -- what each seat sees ----------------------------------------------
     def view(self, state, seat) -> dict:
@@ -763,8 +896,11 @@ class Bridge(Game):
             "dummy_hand": list(hands[dummy - 1]) if dummy and state["dummy_shown"] else None,
             "next_hand": state["turn"] if phase == "play" else None,  # whose cards go next
             "tricks_won": list(state["tricks_won"]),
-            "score": RubberSheet.from_data(state["sheet"]).public(),
+            "score": self._board_sheet(state)
+            if state.get("board")
+            else RubberSheet.from_data(state["sheet"]).public(),
             "last_result": state["last_result"],
+            **({"board": state["board"]} if state.get("board") else {}),
         }
 
     # -- timeouts -----------------------------------------------------------
@@ -811,6 +947,10 @@ class Bridge(Game):
     def result(self, state) -> dict | None:
         if state["phase"] != "match_over":
             return None
+        if state.get("board"):  # one duplicate board: the side that scored wins it (none if passed out)
+            score = list(state["score"])
+            winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)
+            return {"winner": winner, "score": score, "board": state["board"]["number"]}
         sheet = RubberSheet.from_data(state["sheet"])
         totals = sheet.totals()
         score = [totals["NS"], totals["EW"]]

@@ -15,6 +15,7 @@ function kindText(kind) {
   return {
     contract: gettext("Tricks bid and made"), overtricks: gettext("Overtricks"), insult: gettext("Doubled contract made"),
     slam: gettext("Slam"), undertricks: gettext("Undertricks"), honours: gettext("Honours"), rubber: gettext("Rubber bonus"),
+    game: gettext("Game bonus"), partscore: gettext("Part score bonus"), // a duplicate board (issue 37)
   }[kind] || kind;
 }
 
@@ -94,7 +95,7 @@ export function rubberSheetEl(sheet, sides, spectator) {
   const foot = [h("tr.totals", { "data-testid": "rubber-totals" },
     totals.map((t, i) => h("td", { "data-team": order[i], "data-total": t }, h("bdi", { dir: "ltr" }, score(t)))))];
   const games = pick(sheet.games);
-  foot.push(h("tr.games", null, h("td", { colspan: 2 }, fmt(gettext("Games: %(a)s – %(b)s"),
+  if (!sheet.board) foot.push(h("tr.games", null, h("td", { colspan: 2 }, fmt(gettext("Games: %(a)s – %(b)s"),
     { a: num(games[0]), b: num(games[1]) }))));
   if (over) {
     const bonus = sheet.above[sheet.winner].find((e) => e.kind === "rubber");
@@ -105,7 +106,8 @@ export function rubberSheetEl(sheet, sides, spectator) {
         { side: who, bonus: num(bonus ? bonus.points : 0), a: num(totals[0]), b: num(totals[1]) }))));
   }
   return h("table.rubber", { "data-testid": "rubber-sheet" },
-    h("caption", null, gettext("Rubber score")),
+    // A duplicate board of the daily challenge (issue 37) is scored alone: its number, no rubber.
+    h("caption", null, sheet.board ? fmt(gettext("Board %(n)s"), { n: num(sheet.board) }) : gettext("Rubber score")),
     h("thead", null, h("tr", null, heads)),
     h("tbody.rubber-above", null, aboveRows.length ? aboveRows : h("tr.above.empty", null, h("td", { colspan: 2 }, ""))),
     h("tbody.rubber-below", null, below),
