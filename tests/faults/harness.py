@@ -653,7 +653,10 @@ class FaultSite:
         self.tasks.append(asyncio.ensure_future(keep_nudging(self.clients, self.stop, heartbeat)))
         if play_to:
             played = await until(lambda: _all_at_least(ids, play_to), 120 + tables * 0.5)
-            assert played is not None, "the tables play"
+            if played is None:
+                now = await self.versions()
+                short = sorted(v for v, s in now.values() if v < play_to and s == "active")
+                raise AssertionError(f"{len(short)} tables below v{play_to}: {short[:20]}")
         self.timings["setup"] = time.monotonic() - began
         return self
 
