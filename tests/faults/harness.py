@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import resource
 import signal
 import socket
@@ -114,8 +115,19 @@ class Daphne:
                 self.kill()
 
 
+PAGE_BACKOFF = (0.4, 1.0, 2.0, 4.0, 8.0, 12.0)
+"""The table page's waits before its next attempt (static/js/table/socket.js's
+BACKOFF_MS), each stretched by up to 30% at random, from the first again
+once a socket was open."""
+
+
 class Client:
-    """A browser tab that reconnects at once whenever its socket drops."""
+    """A browser tab that reconnects whenever its socket drops: at once
+    (``backoff`` None), or after the page's waits (``PAGE_BACKOFF``). Like a
+    browser it waits long for a handshake (60 s) rather than giving up and
+    adding another one to the server's queue."""
+
+    backoff: tuple[float, ...] | None = None
 
     def __init__(self, name: str, key: str, user_id: int | None, url: str, origin: str):
         self.name, self.key, self.user_id = name, key, user_id
@@ -135,24 +147,32 @@ class Client:
         return self.state["v"] if self.state else None
 
     async def run(self):
+        attempt = 0
         while not self.stopped:
             try:
                 async with connect(
                     self.url,
                     origin=self.origin,
                     additional_headers={"Cookie": f"sessionid={self.key}"},
-                    open_timeout=10,
+                    open_timeout=60,
                     max_size=2**22,
                 ) as ws:
                     self.ws = ws
                     self.connects += 1
+                    attempt = 0
                     async for text in ws:
                         await self.handle(json.loads(text))
             except (OSError, ConnectionClosed, InvalidHandshake, InvalidStatus, TimeoutError):
                 pass
             self.ws = None
-            if not self.stopped:
+            if self.stopped:
+                break
+            if self.backoff is None:
                 await asyncio.sleep(0.05)
+            else:
+                base = self.backoff[min(attempt, len(self.backoff) - 1)]
+                attempt += 1
+                await asyncio.sleep(base * (1 + random.random() * 0.3))
 
     async def handle(self, frame: dict):
         kind = frame.get("type")
@@ -586,6 +606,9 @@ def check_log(match_id: int, seats: list[Player]) -> dict:
     }
 
 
+WAVE = 100
+
+
 class FaultSite:
     """What every fault test sets up the same way (``fault_site``): ``tables``
     hokm4 tables of four real WebSocket players on the site's own Daphne and
@@ -622,6 +645,7 @@ class FaultSite:
         redis_url: str | None = None,
         play_to: int = 15,
         heartbeat: float = 2.0,
+        backoff: tuple[float, ...] | None = None,
     ) -> FaultSite:
         raise_fd_limit()
         if not (redis_url or settings.REDIS_URL):
@@ -638,11 +662,15 @@ class FaultSite:
             url = f"ws://127.0.0.1:{self.server.port}/ws/table/{room.code}/"
             self.seats_of[room.pk] = [Player(name, key, uid, url, origin) for name, key, uid in keys]
             self.clients += self.seats_of[room.pk]
-        self.tasks = [asyncio.ensure_future(c.run()) for c in self.clients]
-        connected = await until(lambda: _true(all(c.connects for c in self.clients)), 60 + tables * 0.3)
-        assert connected is not None, (
-            f"{sum(1 for c in self.clients if not c.connects)} clients did not connect"
-        )
+        # The pages arrive in waves of WAVE sockets (the set-up, not what a test measures).
+        for first in range(0, len(self.clients), WAVE):
+            wave = self.clients[first : first + WAVE]
+            for c in wave:
+                c.backoff = backoff
+                self.tasks.append(asyncio.ensure_future(c.run()))
+            connected = await until(lambda wave=wave: _true(all(c.connects for c in wave)), 90)
+            missing = sum(1 for c in wave if not c.connects)
+            assert connected is not None, f"{missing} of {len(wave)} clients did not connect"
         for room, players, _keys in made:
             self.matches[room.pk] = (await sync_to_async(room_service.start)(room, players[0])).pk
         # Started by this process (another channel prefix): every page asks for its table once.

@@ -29,7 +29,7 @@ from asgiref.sync import sync_to_async
 
 from games.models import Match, Move
 from rooms import services as room_service
-from tests.faults.harness import Client, Daphne
+from tests.faults.harness import PAGE_BACKOFF, Client, Daphne
 from tests.faults.harness import direct_database_url as database_url
 from tests.games.test_deadlines import Worker
 from tests.rooms.conftest import make_room, session_key_for
@@ -223,7 +223,7 @@ async def test_a_killed_daphne_with_1000_sockets_has_every_one_back_at_the_datab
     20 s of the new process listening every socket is connected again and at its
     table's version in the database (its greeting); then every table plays on;
     no acknowledged move lost, none applied twice."""
-    site = await fault_site.open(KILL_TABLES, play_to=6)
+    site = await fault_site.open(KILL_TABLES, play_to=6, backoff=PAGE_BACKOFF)
     clients = site.clients
 
     # --- the fault: SIGKILL with moves in flight; every page retries at once
