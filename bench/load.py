@@ -292,17 +292,19 @@ class Counters:
         self.procs, self.ports = procs, ports
 
     def read(self) -> dict[str, float]:
-        out = {name: 0.0 for name in self.NAMES.values()}
+        if not self.ports:
+            return {}
+        out: dict[str, float] = {}
         for port in self.ports:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
                     text = r.read().decode()
             except OSError:
-                return {}
+                text = ""
             for line in text.splitlines():
                 key, _, value = line.rpartition(" ")
                 if key in self.NAMES:
-                    out[self.NAMES[key]] += float(value)
+                    out[self.NAMES[key]] = out.get(self.NAMES[key], 0.0) + float(value)
         cpu = CpuMeter(self.procs, None)
         out["daphne_cpu"] = sum(cpu._tree(p.pid) for name, p in self.procs.procs if name.startswith("daphne"))
         out["worker_cpu"] = sum(cpu._tree(p.pid) for name, p in self.procs.procs if name == "worker")
@@ -312,12 +314,15 @@ class Counters:
     def per(label: str, before: dict, after: dict, count: int) -> str:
         """One line: the difference of each counter divided by ``count``."""
         if not before or not after or not count:
-            return f"{label}: no counters (metrics off or a site not started here)"
-        d = {k: (after[k] - before[k]) / count for k in after}
+            return f"{label}: no counters (a site not started here)"
+        d = {k: (after[k] - before.get(k, 0.0)) / count for k in after}
+        cpu = f"cpu ms daphne {d['daphne_cpu'] * 1000:.1f} worker {d['worker_cpu'] * 1000:.1f}"
+        if "db_orm" not in d:
+            return f"{label}: {cpu} (round trips not counted: metrics off)"
         return (
-            f"{label}: db round trips {d['db_orm'] + d['db_loop']:.1f} (orm {d['db_orm']:.1f}, loop "
-            f"{d['db_loop']:.1f}), redis {d['redis']:.1f}, cpu ms daphne {d['daphne_cpu'] * 1000:.1f} "
-            f"worker {d['worker_cpu'] * 1000:.1f}, fair substitutes {(after['substitutes'] - before['substitutes']):.0f}"
+            f"{label}: db round trips {d['db_orm'] + d.get('db_loop', 0.0):.1f} (orm {d['db_orm']:.1f}, loop "
+            f"{d.get('db_loop', 0.0):.1f}), redis {d.get('redis', 0.0):.1f}, {cpu}, "
+            f"fair substitutes {d.get('substitutes', 0.0) * count:.0f}"
         )
 
 
