@@ -18,7 +18,13 @@ floor (``bench/floor``: a consumer that broadcasts what it receives to a
 four-socket group, no database) and drives it with the same client, the
 same number of tables and the same think times. The last line is exactly:
 
-    load tables=T think=A-Bs: moves/s=M p50_ms=X p99_ms=Y floor_p50_ms=F ratio_p50=R stalls=S errors=E
+    load tables=T think=A-Bs: moves/s=M p50_ms=X p99_ms=Y floor_p50_ms=F ratio_p50=R stalls=S errors=E start_s=A [reconnect_s=B]
+
+``start_s``: from the first socket's connection until every table has started
+(each seat has had its match's state); ``reconnect_s`` (``--reconnect``):
+from a killed Daphne's successor answering until every socket is open again
+with its table's state. Before them, the round trips and CPU of one arrival
+and of one table's start (the site's own counters, ``/metrics``).
 
 A table is stalled when, once started (each of its seats has had the
 table's state), it made no move for the longest think time plus the round
@@ -145,6 +151,17 @@ class Procs:
                 os.killpg(proc.pid, signal.SIGKILL)
 
 
+DAPHNE_FLAGS = ["--websocket_connect_timeout", "60"]
+"""As docs/operations.md runs Daphne: its default drops a socket whose
+handshake the application has not accepted within 5 s, and a thousand
+tables arriving at once (or a restart's reconnections) queue longer than
+that for their sessions and users: the pages retry, and add to the queue."""
+
+
+def daphne_cmd(port: int) -> list[str]:
+    return [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), *DAPHNE_FLAGS, "config.asgi:application"]
+
+
 def start_worker(procs: Procs, env: dict) -> subprocess.Popen:
     """One Celery worker (the deadline ticker) on the run's own queue."""
     cmd = [
@@ -255,6 +272,58 @@ class CpuMeter:
             flush=True,
         )
         return per
+
+
+class Counters:
+    """The site's own counters (``/metrics``, ops/metrics.py) and CPU seconds of
+    its processes, read at the phases' edges: what one arrival (a socket's
+    handshake, session, user and greeting) and one table's start cost, in
+    database and Redis round trips and CPU, however slow the shared machine is
+    that hour. Empty without metrics (``METRICS=off``) or with ``--url``."""
+
+    NAMES = {
+        'takhteh_db_round_trips_total{path="orm"}': "db_orm",
+        'takhteh_db_round_trips_total{path="loop"}': "db_loop",
+        "takhteh_redis_round_trips_total": "redis",
+        "takhteh_fair_substitutes_total": "substitutes",
+    }
+
+    def __init__(self, procs: Procs, ports: list[int]):
+        self.procs, self.ports = procs, ports
+
+    def read(self) -> dict[str, float]:
+        if not self.ports:
+            return {}
+        out: dict[str, float] = {}
+        for port in self.ports:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+                    text = r.read().decode()
+            except OSError:
+                text = ""
+            for line in text.splitlines():
+                key, _, value = line.rpartition(" ")
+                if key in self.NAMES:
+                    out[self.NAMES[key]] = out.get(self.NAMES[key], 0.0) + float(value)
+        cpu = CpuMeter(self.procs, None)
+        out["daphne_cpu"] = sum(cpu._tree(p.pid) for name, p in self.procs.procs if name.startswith("daphne"))
+        out["worker_cpu"] = sum(cpu._tree(p.pid) for name, p in self.procs.procs if name == "worker")
+        return out
+
+    @staticmethod
+    def per(label: str, before: dict, after: dict, count: int) -> str:
+        """One line: the difference of each counter divided by ``count``."""
+        if not before or not after or not count:
+            return f"{label}: no counters (a site not started here)"
+        d = {k: (after[k] - before.get(k, 0.0)) / count for k in after}
+        cpu = f"cpu ms daphne {d['daphne_cpu'] * 1000:.1f} worker {d['worker_cpu'] * 1000:.1f}"
+        if "db_orm" not in d:
+            return f"{label}: {cpu} (round trips not counted: metrics off)"
+        return (
+            f"{label}: db round trips {d['db_orm'] + d.get('db_loop', 0.0):.1f} (orm {d['db_orm']:.1f}, loop "
+            f"{d.get('db_loop', 0.0):.1f}), redis {d.get('redis', 0.0):.1f}, {cpu}, "
+            f"fair substitutes {d.get('substitutes', 0.0) * count:.0f}"
+        )
 
 
 # --- the site's tables -----------------------------------------------------------------------
@@ -381,6 +450,7 @@ class Stats:
 
 class Table:
     connect_seats = (0, 1, 2, 3)
+    fresh: set | None = None  # the seats that had a state frame since Site.reconnect began
 
     def __init__(self, index: int, stats: Stats, think: tuple[float, float], rng: random.Random):
         self.index = index
@@ -419,6 +489,8 @@ class Table:
         """The state frame in ``text``, or None (an error frame is counted)."""
         frame = orjson.loads(text)
         kind = frame.get("type")
+        if kind == "state" and self.fresh is not None and seat is not None:
+            self.fresh.add(seat)  # reconnected and resynced (Site.reconnect)
         if kind == "room" and seat is not None:
             self.greeted.add(seat)
             if len(self.greeted) == len(self.connect_seats):
@@ -909,11 +981,7 @@ class Site:
             for i in range(args.processes):
                 port = free_port()
                 ports.append(port)
-                procs.start(
-                    f"daphne{i}",
-                    [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-                    env,
-                )
+                procs.start(f"daphne{i}", daphne_cmd(port), env)
             for port in ports:
                 wait_http(f"http://127.0.0.1:{port}/healthz")
             pids = {name: proc.pid for name, proc in procs.procs}
@@ -964,21 +1032,33 @@ class Site:
                 "Origin": f"http://127.0.0.1:{port}",
             }
 
+        self.url_of, self.headers_of, self.ports = url, headers, ports
+        counters = Counters(procs, [] if args.url else ports)
         self.beats = Beats(10.0)
+        sockets = sum(len(t.connect_seats) for t in self.tables)
+        before = counters.read()
         self.connect_began = time.monotonic()
         self.connect_s = await connect_all(self.tables, url, headers, stats, on_table=self.beats.start)
-        await self.start_tables(getattr(args, "start_rate", START_RATE))
+        await _all_greeted(self.tables, 60)
+        self.greeted_s = time.monotonic() - self.connect_began
+        connected = counters.read()
+        await self.start_tables(getattr(args, "start_rate", START_RATE), getattr(args, "start_window", 0))
+        await _all_started(self.tables, 60)
+        started = counters.read()
         print(
             f"site: {len(self.tables)} tables created in {self.setup_s:.1f} s, "
-            f"{4 * len(self.tables)} sockets connected in {self.connect_s:.1f} s",
+            f"{sockets} sockets connected in {self.connect_s:.1f} s, every page greeted "
+            f"{self.greeted_s:.1f} s after the first socket began to connect",
             flush=True,
         )
+        print(Counters.per("per arrival (socket)", before, connected, sockets), flush=True)
+        print(Counters.per("per table start", connected, started, len(self.tables)), flush=True)
         self.rss_conn = procs.rss_mb("daphne")
         meter = CpuMeter(procs, args.database_url.rsplit("/", 1)[1])
         self.side = Side("site", self.tables, stats, meter, self.think[1] + ROUND_PAUSE + 5, self.beats)
         return self.side
 
-    async def start_tables(self, rate: float) -> None:
+    async def start_tables(self, rate: float, window: int = 0) -> None:
         """Each table's creator starts its match, as the page's button does, once
         every seat's page has loaded (had its greeting), in the tables' order, at
         most ``rate`` tables a second, once every socket is open (started while the
@@ -988,11 +1068,68 @@ class Site:
         started before its seats were there dealt its first round's fair deal to
         nobody (F-4: substitutes)."""
         began = time.monotonic()
+        starting: list = []
         for i, t in enumerate(self.tables):
-            await t.greeted_event().wait()
+            try:
+                await asyncio.wait_for(t.greeted_event().wait(), 60)
+            except TimeoutError:
+                continue  # a page never loaded (a failed socket, counted): its table stalls
+            if window > 0:  # at most ``window`` tables started and not yet begun (their states arrived)
+                while len(starting := [s for s in starting if s.started_at is None]) >= window:
+                    await asyncio.sleep(0.005)
+                starting.append(t)
             await t.send(0, {"type": "start"})
-            if rate > 0:
+            if rate > 0 and window <= 0:
                 await asyncio.sleep(max(0.0, began + (i + 1) / rate - time.monotonic()))
+
+    async def reconnect(self) -> dict:
+        """Daphne (one process) SIGKILLed and started again on its port; every
+        page connects again at once, as the table's page does. Seconds from the
+        new process answering /healthz until every socket is open again and has
+        had its table's state (its greeting: the database's version)."""
+        procs = self.procs
+        index = next(i for i, (name, _p) in enumerate(procs.procs) if name == "daphne0")
+        _name, proc = procs.procs.pop(index)
+        self.beats.stop()
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        killed = time.perf_counter()
+        for t in self.tables:
+            t.sockets = [None] * 4
+            t.fresh = set()
+        port = self.ports[0]
+        procs.start("daphne0", daphne_cmd(port), site_env(self.args))
+        await asyncio.to_thread(wait_http, f"http://127.0.0.1:{port}/healthz")
+        up = time.perf_counter()
+        stats = Stats()
+        self.beats = Beats(10.0)
+        connect = asyncio.ensure_future(
+            connect_all(
+                self.tables, self.url_of, self.headers_of, stats, concurrency=256, on_table=self.beats.start
+            )
+        )
+        while (
+            any(len(t.fresh) < len(t.connect_seats) for t in self.tables) and time.perf_counter() - up < 300
+        ):
+            await asyncio.sleep(0.02)
+        resynced = time.perf_counter() - up
+        connected = await connect
+        behind = sum(len(t.connect_seats) - len(t.fresh) for t in self.tables)
+        for t in self.tables:
+            t.fresh = None
+        out = {
+            "restart_s": up - killed,
+            "reconnect_s": resynced if not behind else float("nan"),
+            "reconnect_errors": sum(stats.errors.values()),
+        }
+        print(
+            f"reconnect: Daphne killed and answering again in {out['restart_s']:.1f} s; "
+            f"{sum(len(t.connect_seats) for t in self.tables)} sockets open again in {connected:.1f} s and "
+            f"every one with its table's state {resynced:.1f} s after the new process answered; "
+            f"{behind} without; errors={stats.errors or 0}",
+            flush=True,
+        )
+        return out
 
     def summary(self) -> dict:
         args, side, tables, procs = self.args, self.side, self.tables, self.procs
@@ -1040,6 +1177,19 @@ class Site:
             self.procs.stop()
 
 
+async def _all_greeted(tables, timeout: float) -> None:
+    try:
+        await asyncio.wait_for(asyncio.gather(*(t.greeted_event().wait() for t in tables)), timeout)
+    except TimeoutError:
+        print(f"not every page greeted within {timeout:.0f} s", flush=True)
+
+
+async def _all_started(tables, timeout: float) -> None:
+    end = time.monotonic() + timeout
+    while any(t.started_at is None for t in tables) and time.monotonic() < end:
+        await asyncio.sleep(0.02)
+
+
 async def run_site(args, think) -> dict:
     """The site alone, driven ``args.duration`` seconds at once (bench/bot_lag.py)."""
     site = Site(args, think)
@@ -1067,7 +1217,11 @@ async def run_both(args, think) -> tuple[dict | None, dict]:
             flush=True,
         )
         await drive_in_turns(sides, args.duration, segments)
-        return (floor.summary() if floor is not None else None), site.summary()
+        floor_out = floor.summary() if floor is not None else None
+        site_out = site.summary()
+        if args.reconnect and not args.url and args.processes == 1:
+            site_out.update(await site.reconnect())
+        return floor_out, site_out
     finally:
         if floor is not None:
             await floor.close()
@@ -1094,6 +1248,17 @@ def main() -> None:
         type=float,
         default=START_RATE,
         help="tables started a second once every seat is connected (0: all at once)",
+    )
+    parser.add_argument(
+        "--start-window",
+        type=int,
+        default=0,
+        help="instead of --start-rate: at most this many tables started and not yet begun at a time",
+    )
+    parser.add_argument(
+        "--reconnect",
+        action="store_true",
+        help="at the end, kill Daphne (one process) and time every page's reconnection and resync",
     )
     parser.add_argument("--url", default="", help="a running site (production mode) instead of starting one")
     parser.add_argument("--no-floor", action="store_true")
@@ -1150,7 +1315,8 @@ def main() -> None:
     print(
         f"load tables={args.tables} think={label}: moves/s={site['moves_s']:.1f} p50_ms={site['p50']:.1f} "
         f"p99_ms={site['p99']:.1f} floor_p50_ms={floor_p50:.1f} ratio_p50={ratio:.2f} "
-        f"stalls={site['stalls']} errors={site['errors']}"
+        f"stalls={site['stalls']} errors={site['errors']} start_s={site['start_s']:.1f}"
+        + (f" reconnect_s={site['reconnect_s']:.1f}" if "reconnect_s" in site else "")
     )
 
 

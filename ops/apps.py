@@ -6,7 +6,8 @@ class OpsConfig(AppConfig):
     verbose_name = "Operations"
 
     def ready(self):
-        from . import metrics, sentry
+        from . import metrics, sentry, wire
 
         metrics.install()
         sentry.init()
+        wire.install()

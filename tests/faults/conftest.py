@@ -25,3 +25,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if HERE in Path(str(item.fspath)).resolve().parents:
             item.add_marker(skip)
+
+
+from tests.faults.harness import fault_site  # noqa: E402, F401 - the fault tests' shared setup

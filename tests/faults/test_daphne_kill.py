@@ -19,179 +19,25 @@ different move, or was refused).
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 import uuid
 from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connection
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from games.models import Match, Move
 from rooms import services as room_service
+from tests.faults.harness import PAGE_BACKOFF, Client, Daphne
+from tests.faults.harness import direct_database_url as database_url
 from tests.games.test_deadlines import Worker
 from tests.rooms.conftest import make_room, session_key_for
-from tests.security.policy import choose
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = 50
 
 pytestmark = [pytest.mark.faults, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def database_url() -> str:
-    db = connection.settings_dict
-    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-class Daphne:
-    def __init__(self, tmp: Path, env: dict):
-        self.port = free_port()
-        self.tmp = tmp
-        self.env = env
-        self.starts = 0
-        self.proc = None
-
-    def start(self) -> float:
-        self.starts += 1
-        self.log = self.tmp / f"daphne-{self.starts}.log"
-        began = time.monotonic()
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "config.asgi:application",
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log.open("w"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        end = time.monotonic() + 30
-        while time.monotonic() < end:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return time.monotonic() - began
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError("Daphne did not start:\n" + self.log.read_text()[-3000:])
-
-    def kill(self):
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
-class Client:
-    """A browser tab that reconnects at once whenever its socket drops."""
-
-    def __init__(self, name: str, key: str, user_id: int | None, url: str, origin: str):
-        self.name, self.key, self.user_id = name, key, user_id
-        self.url, self.origin = url, origin
-        self.state: dict | None = None
-        self.connects = 0
-        self.acting = False
-        self.stopped = False
-        self.ws = None
-        self.sent: dict[str, tuple[int, dict]] = {}  # ref -> (version seen, action)
-        self.acks: dict[str, int] = {}  # ref -> version acknowledged
-        self.errors: list[dict] = []
-        self.acted: set[int] = set()
-
-    @property
-    def v(self) -> int | None:
-        return self.state["v"] if self.state else None
-
-    async def run(self):
-        while not self.stopped:
-            try:
-                async with connect(
-                    self.url,
-                    origin=self.origin,
-                    additional_headers={"Cookie": f"sessionid={self.key}"},
-                    open_timeout=10,
-                    max_size=2**22,
-                ) as ws:
-                    self.ws = ws
-                    self.connects += 1
-                    async for text in ws:
-                        await self.handle(json.loads(text))
-            except (OSError, ConnectionClosed, InvalidHandshake, InvalidStatus, TimeoutError):
-                pass
-            self.ws = None
-            if not self.stopped:
-                await asyncio.sleep(0.05)
-
-    async def handle(self, frame: dict):
-        kind = frame.get("type")
-        if kind == "state":
-            if self.state is None or frame["match"] != self.state["match"] or frame["v"] >= self.state["v"]:
-                self.state = frame
-            await self.maybe_act()
-        elif kind == "ack":
-            self.acks[str(frame["ref"])] = frame["v"]
-        elif kind == "error":
-            self.errors.append(frame)
-
-    async def maybe_act(self):
-        st, ws = self.state, self.ws
-        if not self.acting or ws is None or st["status"] != "active":
-            return
-        view = st["view"]
-        if view.get("viewer") not in view.get("to_act", []) or st["v"] in self.acted:
-            return
-        action = choose(view)
-        if action is None:
-            return
-        self.acted.add(st["v"])
-        ref = f"{self.name}-{len(self.sent) + 1}"
-        self.sent[ref] = (st["v"], action)
-        try:
-            await ws.send(json.dumps({"type": "act", "action": action, "v": st["v"], "ref": ref}))
-        except ConnectionClosed:
-            pass  # sent into a dying socket: neither acknowledged nor, perhaps, applied
-
-    async def sync(self):
-        """Ask for the whole table again (what a page does when it knows it is behind)."""
-        if self.ws is not None:
-            try:
-                await self.ws.send(json.dumps({"type": "sync"}))
-            except ConnectionClosed:
-                pass
-
-    async def nudge(self):
-        """Act again from the state in hand (after play resumes)."""
-        if self.state is not None:
-            await self.maybe_act()
 
 
 def db_version(match_id: int) -> int:
@@ -362,3 +208,74 @@ async def _true(value) -> bool:
 
 async def _db_at_least(match_id: int, version: int) -> bool:
     return (await sync_to_async(db_version)(match_id)) >= version
+
+
+KILL_TABLES = int(os.environ.get("FAULT_DAPHNE_TABLES", "250"))
+RESYNC_LIMIT = 20.0
+
+
+@pytest.mark.timeout(480)
+async def test_a_killed_daphne_with_1000_sockets_has_every_one_back_at_the_database_version_within_20_s(
+    fault_site, capsys
+):
+    """Issue 39: 250 tables (1,000 sockets) playing; Daphne SIGKILLed with moves
+    in flight and started again on its port; every page retries at once. Within
+    20 s of the new process listening every socket is connected again and at its
+    table's version in the database (its greeting); then every table plays on;
+    no acknowledged move lost, none applied twice."""
+    site = await fault_site.open(KILL_TABLES, play_to=6, backoff=PAGE_BACKOFF)
+    clients = site.clients
+
+    # --- the fault: SIGKILL with moves in flight; every page retries at once
+    await sync_to_async(site.server.kill)()
+    killed = time.monotonic()
+    site.pause()  # the pages stop acting: the database's version is the one to reach
+    at_kill = await site.versions()
+    restart = await sync_to_async(site.server.start)()
+    up = time.monotonic()
+    reconnected = await until(lambda: _true(all(c.connects >= 2 for c in clients)), RESYNC_LIMIT)
+    assert reconnected is not None, f"{sum(1 for c in clients if c.connects < 2)} sockets not reconnected"
+
+    async def everyone_current():
+        now = await site.versions()
+        return all(c.v == now[pk][0] for room, pk in site.matches.items() for c in site.seats_of[room])
+
+    # waited for past the limit, so that a failure says how long it took
+    current = await until(everyone_current, RESYNC_LIMIT * 4)
+    resynced = time.monotonic() - up
+    behind = None
+    if current is None:
+        now = await site.versions()
+        behind = sum(1 for room, pk in site.matches.items() for c in site.seats_of[room] if c.v != now[pk][0])
+    assert current is not None and resynced <= RESYNC_LIMIT, (
+        f"{len(clients)} sockets reconnected in {reconnected:.1f} s; every one at its table's version "
+        f"after {resynced:.1f} s ({behind} still behind), limit {RESYNC_LIMIT:.0f} s"
+    )
+
+    # --- every table plays on: three more moves each (or its end)
+    at_resume = await site.versions()
+    live = [pk for pk, (_v, s) in at_resume.items() if s == "active"]
+    site.resume()
+
+    async def played_on():
+        now = await site.versions(live)
+        return all(now[pk][0] >= at_resume[pk][0] + 3 or now[pk][1] != "active" for pk in live)
+
+    again = await until(played_on, 90)
+    assert again is not None, "a table did not play again"
+    site.pause()
+    alive = site.alive()
+    await fault_site.close()
+    assert alive, "Daphne or the worker died"
+    totals = await site.check_logs()
+    after = await site.versions()
+    with capsys.disabled():
+        print(
+            f"\n[daphne kill at scale] {KILL_TABLES} tables, {len(clients)} sockets (set up in "
+            f"{site.timings['setup']:.0f} s); killed with {sum(v for v, _ in at_kill.values())} moves made; "
+            f"Daphne started again and listening {up - killed:.1f} s after the kill ({restart:.1f} s to start); "
+            f"every socket reconnected {reconnected:.1f} s and at its table's database version "
+            f"{resynced:.1f} s after that (limit {RESYNC_LIMIT:.0f} s); every table playing on within "
+            f"{again:.1f} s; moves at the end {sum(v for v, _ in after.values())}; {totals['acked']} "
+            f"acknowledged moves, lost 0, doubled 0; {totals['unacked']} sent without an ack"
+        )

@@ -65,3 +65,44 @@ async def test_socket_without_a_session_is_anonymous():
 async def test_forged_session_key_is_anonymous():
     seen = await _resolve(_scope("not-a-real-session-key-000000000"))
     assert isinstance(seen["user"]._wrapped, AnonymousUser)
+
+
+async def test_a_signed_in_socket_reads_its_user_and_profile_in_one_statement(django_assert_max_num_queries):
+    """Issue 39: the greeting reads the profile (language, reactions): it came with the user."""
+    user = await sync_to_async(get_user_model().objects.create_user)("prof", password="pw-prof-123")
+    key = await sync_to_async(session_key_for)(user)
+    scope = _scope(key)
+
+    def read():
+        from channels.sessions import SessionMiddleware  # noqa: F401 - the session as the stack makes it
+        from django.contrib.sessions.backends.db import SessionStore
+
+        scope["session"] = SessionStore(key)
+        with django_assert_max_num_queries(2):  # the session, then the user with the profile
+            found = websocket._get_user(scope)
+            assert found.pk == user.pk
+            assert found.profile.user_id == user.pk
+        return found
+
+    await sync_to_async(read)()
+
+
+async def test_a_session_whose_password_changed_is_anonymous_and_flushed():
+    user = await sync_to_async(get_user_model().objects.create_user)("moved", password="pw-moved-123")
+    key = await sync_to_async(session_key_for)(user)
+
+    def change():
+        user.set_password("pw-changed-456")
+        user.save()
+
+    await sync_to_async(change)()
+    seen = await _resolve(_scope(key))
+    assert isinstance(seen["user"]._wrapped, AnonymousUser)
+
+
+async def test_an_inactive_user_is_anonymous():
+    user = await sync_to_async(get_user_model().objects.create_user)("gone", password="pw-gone-123")
+    key = await sync_to_async(session_key_for)(user)
+    await sync_to_async(get_user_model().objects.filter(pk=user.pk).update)(is_active=False)
+    seen = await _resolve(_scope(key))
+    assert isinstance(seen["user"]._wrapped, AnonymousUser)
