@@ -275,6 +275,9 @@ CACHES["template_fragments"] = {
     "LOCATION": "fragments",
 }
 
+ANONYMOUS_PAGE_SECONDS = env_int("ANONYMOUS_PAGE_SECONDS", 0 if TESTING else 5)
+"""How long each process keeps a public page drawn for anonymous visitors (issue 33; 0: never)."""
+
 DEADLINES = env_str("DEADLINES", "celery" if REDIS_URL else "inprocess")
 """Who plays the automatic move when a turn's time runs out (C-8): `celery` or `inprocess`."""
 

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
 
-from infra.cache import shared
+from infra.cache import anonymous_page, shared
 
 from .families import DEFAULT_FAMILY, Family
 from .stats import latest_entries, player_stats, ranked_rows, ranking
@@ -21,6 +21,7 @@ def selected_family(value: str | None) -> str:
     return value if value in Family.values else DEFAULT_FAMILY
 
 
+@anonymous_page
 def index(request):
     family = selected_family(request.GET.get("game"))
     number = request.GET.get("page") or "1"
@@ -50,6 +51,7 @@ def get_player(username: str):
     return get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
 
 
+@anonymous_page
 def player(request, username):
     user = get_player(username)
     stats = shared(f"player:{user.pk}", lambda: player_stats(user), SHARED_SECONDS, topic="ledger")

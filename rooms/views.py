@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from games import engine
 from games.errors import PlayError
 from games.models import GAME_CHOICES
+from infra.cache import anonymous_page
 
 from . import services
 from .bot_names import bot_names
@@ -31,6 +32,7 @@ def room_code_from(text: str) -> str | None:
     return match.group(1) if match else None
 
 
+@anonymous_page
 def lobby(request):
     if "join" in request.GET:
         # "Join by link" without JavaScript: the pasted link or code, checked here.
@@ -121,6 +123,11 @@ def room(request, code):
         # Spectators are counted per browser: give anonymous visitors a session.
         request.session["visitor"] = True
         request.session.save()
+    return _room_page(request, room)
+
+
+@anonymous_page
+def _room_page(request, room):
     return render(
         request,
         "rooms/room.html",
