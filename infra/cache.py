@@ -190,3 +190,36 @@ def forget_pages() -> None:
     """Every kept anonymous page of this process is dropped (tests)."""
     with _pages_lock:
         _pages.clear()
+
+
+# --- What everyone sees alike, kept a moment in the process itself (issue 33) -----------------
+#
+# For a list that changes by the second (the lobby's rooms) and is read by
+# every visitor: each process makes it at most once every
+# ``RECENT_LIST_SECONDS`` (0: every time), with no round trip to keep it.
+
+_recent: dict = {}
+_recent_lock = threading.Lock()
+
+
+def recent(key, make, seconds: float | None = None):
+    """``make()``, or this process's copy of it made less than ``seconds`` ago."""
+    if seconds is None:
+        seconds = getattr(settings, "RECENT_LIST_SECONDS", 0)
+    if seconds <= 0:
+        return make()
+    now = time.monotonic()
+    kept = _recent.get(key)
+    if kept is not None and kept[0] > now:
+        return kept[1]
+    value = make()
+    with _recent_lock:
+        if len(_recent) > 256:
+            _recent.clear()
+        _recent[key] = (now + seconds, value)
+    return value
+
+
+def forget_recent() -> None:
+    with _recent_lock:
+        _recent.clear()
