@@ -133,14 +133,7 @@ def _keep_page(key, response, request, seconds: float) -> None:
         or not response.get("Content-Type", "").startswith("text/html")
     ):
         return
-    from django.middleware.csrf import _unmask_cipher_token
-
-    content = response.content.decode(response.charset)
-    secret = request.META.get("CSRF_COOKIE")
-    if secret:
-        for token in set(_TOKEN_SHAPE.findall(content)):
-            if _unmask_cipher_token(token) == secret:
-                content = content.replace(token, _PAGE_TOKEN)
+    content = without_tokens(response.content.decode(response.charset), request)
     headers = [(k, v) for k, v in response.items() if k.lower() not in ("content-length", "set-cookie")]
     attrs = {name: getattr(response, name) for name in _PAGE_ATTRS if hasattr(response, name)}
     with _pages_lock:
@@ -150,12 +143,30 @@ def _keep_page(key, response, request, seconds: float) -> None:
             _pages.popitem(last=False)
 
 
-def _served_page(request, kept) -> HttpResponse:
-    from django.middleware.csrf import get_token
+def without_tokens(content: str, request) -> str:
+    """``content`` with each of this visitor's CSRF tokens in it replaced by a placeholder."""
+    from django.middleware.csrf import _unmask_cipher_token
 
-    _, content, headers, attrs = kept
+    secret = request.META.get("CSRF_COOKIE") if request is not None else None
+    if secret:
+        for token in set(_TOKEN_SHAPE.findall(content)):
+            if _unmask_cipher_token(token) == secret:
+                content = content.replace(token, _PAGE_TOKEN)
+    return content
+
+
+def with_token(content: str, request) -> str:
+    """``content`` kept by ``without_tokens``, with this visitor's own CSRF token in it."""
     if _PAGE_TOKEN in content:
+        from django.middleware.csrf import get_token
+
         content = content.replace(_PAGE_TOKEN, get_token(request))
+    return content
+
+
+def _served_page(request, kept) -> HttpResponse:
+    _, content, headers, attrs = kept
+    content = with_token(content, request)
     response = HttpResponse(content)
     for name, value in headers:
         response[name] = value

@@ -103,3 +103,23 @@ def test_nothing_is_kept_when_the_setting_is_zero(settings, make_user):
     Client().get("/rooms/")
     room = _room(make_user("now"))
     assert room.code in Client().get("/rooms/").content.decode()
+
+
+def test_a_kept_part_carries_each_signed_in_visitors_own_token(settings, make_user):
+    """{% keep %} (the home page's games): drawn once, each visitor's CSRF token in its forms."""
+    from infra.cache import forget_recent
+
+    settings.ANONYMOUS_PAGE_SECONDS = 0
+    settings.KEPT_PART_SECONDS = 60
+    forget_recent()
+    try:
+        first, second = Client(), Client()
+        first.force_login(make_user("one"))
+        second.force_login(make_user("two"))
+        one = first.get("/").content.decode()
+        two = second.get("/").content.decode()
+        assert 'data-testid="practice-hokm4"' in two
+        assert _tokens(first, one) and _tokens(second, two)
+        assert not _tokens(second, two) & _tokens(first, one)
+    finally:
+        forget_recent()
