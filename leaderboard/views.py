@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
@@ -34,6 +36,7 @@ def index(request):
     count, number, rows = shared(f"{family}:{number}", make, SHARED_SECONDS, topic="ledger")
     # The page's links and numbers from Django's own Page, over the count alone.
     page = Paginator(range(count), PER_PAGE).get_page(number)
+    me = request.user.pk if request.user.is_authenticated else None
     return render(
         request,
         "leaderboard/index.html",
@@ -43,6 +46,10 @@ def index(request):
             "families": Family.choices,
             "page": page,
             "rows": rows,
+            # The rows drawn are kept for what they show ({% keep %}): the same
+            # for every visitor who is not among them (issue 33).
+            "rows_key": hashlib.sha1(repr(rows).encode()).hexdigest(),
+            "me_shown": me if any(row["user_id"] == me for row in rows) else "",
         },
     )
 

@@ -123,3 +123,50 @@ def test_a_kept_part_carries_each_signed_in_visitors_own_token(settings, make_us
         assert not _tokens(second, two) & _tokens(first, one)
     finally:
         forget_recent()
+
+
+def test_kept_leaderboard_rows_mark_only_the_visitor_shown_among_them(settings, make_user):
+    """The ranking's rows are kept for what they show; a player on the page still sees his own row
+    marked (lb-me), and nobody else does."""
+    from games.models import Match
+    from infra.cache import forget_recent, touch
+    from leaderboard.models import LedgerEntry
+
+    settings.ANONYMOUS_PAGE_SECONDS = 0
+    settings.KEPT_PART_SECONDS = 60
+    forget_recent()
+    touch("ledger")
+    players = [make_user(f"rk{i}") for i in range(4)]
+    outsider = make_user("outsider")
+    room = Room.objects.create(game="hokm4", rules={}, creator=players[0], is_private=True)
+    match = Match.objects.create(
+        room=room,
+        game="hokm4",
+        rules={},
+        status=Match.Status.FINISHED,
+        players=[
+            {"seat": n, "user_id": u.pk, "username": u.username, "bot": False} for n, u in enumerate(players)
+        ],
+    )
+    for n, u in enumerate(players):
+        LedgerEntry.objects.create(
+            user=u,
+            match=match,
+            game="hokm4",
+            family="hokm",
+            seat=n,
+            points=7 - n,
+            result=LedgerEntry.Result.WIN if n % 2 == 0 else LedgerEntry.Result.LOSS,
+        )
+    try:
+        pages = {}
+        for user in (outsider, players[1], players[2], outsider):
+            client = Client()
+            client.force_login(user)
+            pages[user.username] = client.get("/leaderboard/?game=hokm").content.decode()
+        assert ' lb-me"' not in pages["outsider"]
+        for user in (players[1], players[2]):
+            assert pages[user.username].count(' lb-me"') == 1
+            assert f'lb-me" data-username="{user.username}"' in pages[user.username]
+    finally:
+        forget_recent()
