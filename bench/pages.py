@@ -19,8 +19,12 @@ ten seconds so both meet the same machine.
 
 ``--tables T`` plays ``bench/load.py``'s T live tables (with its own floor)
 on the same site while the pages are loaded; its last line is printed too.
+``--pages-processes N`` serves the pages, and the floor with them, from N
+Daphne processes of their own beside the tables' one (``scripts/serve.py
+--pages N``, the README's proxy); client i asks process i mod N.
 
-It prints per page p50/p95/p99 and errors, and as its last line exactly:
+It prints per page p50/p95/p99 and errors, the ratio of requests a second
+to the floor's (``ratio_rps=R``), and as its last line exactly:
 
     pages conc=C tables=T: requests/s=R p95_ms=P floor_p95_ms=F ratio_p95=Q errors=E
 
