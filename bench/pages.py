@@ -19,8 +19,12 @@ ten seconds so both meet the same machine.
 
 ``--tables T`` plays ``bench/load.py``'s T live tables (with its own floor)
 on the same site while the pages are loaded; its last line is printed too.
+``--pages-processes N`` serves the pages, and the floor with them, from N
+Daphne processes of their own beside the tables' one (``scripts/serve.py
+--pages N``, the README's proxy); client i asks process i mod N.
 
-It prints per page p50/p95/p99 and errors, and as its last line exactly:
+It prints per page p50/p95/p99 and errors, the ratio of requests a second
+to the floor's (``ratio_rps=R``), and as its last line exactly:
 
     pages conc=C tables=T: requests/s=R p95_ms=P floor_p95_ms=F ratio_p95=Q errors=E
 
@@ -316,20 +320,25 @@ def report(label: str, samples: Samples) -> dict:
 # --- the run ---------------------------------------------------------------------------------
 
 
-def start_site(args, procs: Procs) -> tuple[str, dict]:
+def start_site(args, procs: Procs) -> tuple[str, list[str], dict]:
+    """The tables' process and the pages' processes (the same one unless ``--pages-processes``)."""
     env = {**site_env(args), "DJANGO_SETTINGS_MODULE": "bench.pages_site.settings"}
     if args.url:
-        return args.url.rstrip("/"), env
+        return args.url.rstrip("/"), [args.url.rstrip("/")], env
     reset_database(args.database_url)
     subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
     start_worker(procs, env)
-    port = free_port()
-    procs.start(
-        "daphne", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"], env
-    )
-    url = f"http://127.0.0.1:{port}"
-    wait_http(f"{url}/healthz")
-    return url, env
+    urls = []
+    for i in range(1 + args.pages_processes):
+        port = free_port()
+        name = "daphne" if i == 0 else f"daphne-pages{i}"
+        procs.start(
+            name, [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"], env
+        )
+        urls.append(f"http://127.0.0.1:{port}")
+    for url in urls:
+        wait_http(f"{url}/healthz")
+    return urls[0], urls[1:] or urls, env
 
 
 def start_tables(args, url: str, logs: Path) -> subprocess.Popen | None:
@@ -371,16 +380,16 @@ def wait_driving(load: subprocess.Popen, lines: list[str], timeout: float = 300)
     raise SystemExit("bench/load.py's tables never started")
 
 
-async def run(args, url: str, data: dict) -> tuple[dict, dict]:
-    parts = urlsplit(url)
-    host, port = parts.hostname, parts.port or 80
+async def run(args, urls: list[str], data: dict) -> tuple[dict, dict]:
+    """Client i asks the pages' process i mod their number (the floor's clients alike)."""
+    where = [(urlsplit(u).hostname, urlsplit(u).port or 80) for u in urls]
     pages = [(name, path, 200) for name, path in pages_of(data)]
     sessions = data["sessions"]
     site_clients = [
-        Client(host, port, sessions[i % len(sessions)] if i % 2 == 0 else None)
+        Client(*where[i % len(where)], sessions[i % len(sessions)] if i % 2 == 0 else None)
         for i in range(args.concurrency)
     ]
-    floor_clients = [Client(host, port, None) for _ in range(args.concurrency)]
+    floor_clients = [Client(*where[i % len(where)], None) for i in range(args.concurrency)]
     # Warm both (templates compiled, connections open, anonymous sessions made).
     await drive(site_clients, pages, Samples(), 3)
     await drive(floor_clients, [("floor", FLOOR, 200)], Samples(), 2)
@@ -400,6 +409,12 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=60, help="seconds of driving per side")
     parser.add_argument("--tables", type=int, default=0, help="bench/load.py's live tables meanwhile")
     parser.add_argument("--think", default="2-5", help="the tables' think time (bench/load.py)")
+    parser.add_argument(
+        "--pages-processes",
+        type=int,
+        default=0,
+        help="Daphne processes of their own for the pages and the floor (0: the tables' process)",
+    )
     parser.add_argument("--url", default="")
     parser.add_argument(
         "--database-url",
@@ -423,14 +438,14 @@ def main() -> None:
     load = None
     load_lines: list[str] = []
     try:
-        url, env = start_site(args, procs)
+        url, page_urls, env = start_site(args, procs)
         layout = logs / "pages.json"
         subprocess.run([PY, __file__, "--prepare", str(layout)], cwd=ROOT, env=env, check=True)
         data = json.loads(layout.read_text())
         load = start_tables(args, url, logs)
         if load is not None:
             wait_driving(load, load_lines)
-        floor, site = asyncio.run(run(args, url, data))
+        floor, site = asyncio.run(run(args, page_urls, data))
         if load is not None:
             for line in load.stdout:
                 load_lines.append(line)
@@ -445,6 +460,7 @@ def main() -> None:
     last_load = next((line for line in reversed(load_lines) if line.startswith("load tables=")), "")
     if last_load:
         print(last_load.rstrip(), flush=True)
+    print(f"ratio_rps={site['requests_s'] / floor['requests_s']:.2f}", flush=True)
     print(
         f"ratios to the floor: p95 {site['p95'] / floor['p95']:.2f}x, "
         f"requests/s {site['requests_s'] / floor['requests_s']:.2f}x; load average {os.getloadavg()[0]:.2f}",

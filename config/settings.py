@@ -275,6 +275,13 @@ CACHES["template_fragments"] = {
     "LOCATION": "fragments",
 }
 
+ANONYMOUS_PAGE_SECONDS = env_int("ANONYMOUS_PAGE_SECONDS", 0 if TESTING else 5)
+"""How long each process keeps a public page drawn for anonymous visitors (issue 33; 0: never)."""
+RECENT_LIST_SECONDS = env_int("RECENT_LIST_SECONDS", 0 if TESTING else 2)
+"""How long each process keeps the lobby's list of rooms for every visitor (issue 33; 0: never)."""
+KEPT_PART_SECONDS = env_int("KEPT_PART_SECONDS", 0 if TESTING else 60)
+"""The longest a part of a page drawn alike for everyone ({% keep %}) is kept per process (issue 33)."""
+
 DEADLINES = env_str("DEADLINES", "celery" if REDIS_URL else "inprocess")
 """Who plays the automatic move when a turn's time runs out (C-8): `celery` or `inprocess`."""
 
@@ -318,9 +325,12 @@ CELERY_BEAT_SCHEDULE = {
 # --- Accounts --------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
+    "accounts.backends.ModelBackend",  # Django's, the profile read with the user (issue 33)
     "allauth.account.auth_backends.AuthenticationBackend",
+    "django.contrib.auth.backends.ModelBackend",  # sessions signed in before it
 ]
+# A session is read from the cache, PostgreSQL only on a miss (issue 33).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},

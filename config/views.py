@@ -15,7 +15,7 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from games import engine
 from games.engine.base import FAMILIES
-from infra.cache import shared
+from infra.cache import anonymous_page, shared
 
 RULE_SECTIONS = {
     family: tuple(g.name for g in engine.catalogue() if g.family == family) for family in FAMILIES
@@ -23,6 +23,7 @@ RULE_SECTIONS = {
 """Each rules page (a game family) and its games, from the engines' one contract."""
 
 
+@anonymous_page
 def home(request):
     from rooms.models import Room
 
@@ -57,6 +58,7 @@ def _table_rules(code: str, base: str):
 
 
 @xframe_options_sameorigin  # R-8: the table opens this page in its own panel (same site only)
+@anonymous_page
 def rules(request, game: str | None = None):
     game = game or "hokm"
     base = game.rstrip("24")

@@ -12,9 +12,15 @@ the same servers and options shares one.
 
 from __future__ import annotations
 
+import functools
+import re
 import threading
+import time
+from collections import OrderedDict
 
+from django.conf import settings
 from django.core.cache.backends.redis import RedisCache
+from django.http import HttpResponse
 from django.utils.functional import cached_property
 
 _clients: dict = {}
@@ -87,3 +93,144 @@ def touch_on_commit(topic: str) -> None:
 
     touch(topic)
     transaction.on_commit(lambda: touch(topic))
+
+
+# --- Whole pages for anonymous visitors (issue 33) --------------------------------------------
+#
+# A public page drawn for one anonymous visitor is what every anonymous
+# visitor of the same address, host and language is shown: each process keeps
+# it for ``ANONYMOUS_PAGE_SECONDS`` in its own memory (no round trip). Only its
+# CSRF tokens are personal: they are found in the drawn page by what they
+# unmask to (this visitor's secret), kept as a placeholder, and each visitor
+# who is served the kept copy gets his own token in their place. Nothing is
+# kept for a signed-in visitor, a visitor with a message waiting, a request
+# other than GET, an answer other than 200, or an answer that sets a cookie.
+
+_PAGE_TOKEN = "\x00csrf-token\x00"
+_TOKEN_SHAPE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{64}(?![A-Za-z0-9])")
+_PAGE_ATTRS = ("xframe_options_exempt", "xframe_options_sameorigin")
+_PAGE_LIMIT = 512
+_pages: OrderedDict = OrderedDict()
+_pages_lock = threading.Lock()
+
+
+def _page_visitor(request) -> bool:
+    """An anonymous visitor with nothing personal to show (no message waiting)."""
+    if request.method != "GET" or "messages" in request.COOKIES:  # the cookie storage's own name
+        return False
+    user = getattr(request, "user", None)
+    if user is None or user.is_authenticated:
+        return False
+    session = getattr(request, "session", None)
+    return session is None or not session.get("_messages")
+
+
+def _keep_page(key, response, request, seconds: float) -> None:
+    if (
+        response.status_code != 200
+        or response.streaming
+        or response.cookies
+        or not response.get("Content-Type", "").startswith("text/html")
+    ):
+        return
+    content = without_tokens(response.content.decode(response.charset), request)
+    headers = [(k, v) for k, v in response.items() if k.lower() not in ("content-length", "set-cookie")]
+    attrs = {name: getattr(response, name) for name in _PAGE_ATTRS if hasattr(response, name)}
+    with _pages_lock:
+        _pages[key] = (time.monotonic() + seconds, content, headers, attrs)
+        _pages.move_to_end(key)
+        while len(_pages) > _PAGE_LIMIT:
+            _pages.popitem(last=False)
+
+
+def without_tokens(content: str, request) -> str:
+    """``content`` with each of this visitor's CSRF tokens in it replaced by a placeholder."""
+    from django.middleware.csrf import _unmask_cipher_token
+
+    secret = request.META.get("CSRF_COOKIE") if request is not None else None
+    if secret:
+        for token in set(_TOKEN_SHAPE.findall(content)):
+            if _unmask_cipher_token(token) == secret:
+                content = content.replace(token, _PAGE_TOKEN)
+    return content
+
+
+def with_token(content: str, request) -> str:
+    """``content`` kept by ``without_tokens``, with this visitor's own CSRF token in it."""
+    if _PAGE_TOKEN in content:
+        from django.middleware.csrf import get_token
+
+        content = content.replace(_PAGE_TOKEN, get_token(request))
+    return content
+
+
+def _served_page(request, kept) -> HttpResponse:
+    _, content, headers, attrs = kept
+    content = with_token(content, request)
+    response = HttpResponse(content)
+    for name, value in headers:
+        response[name] = value
+    for name, value in attrs.items():
+        setattr(response, name, value)
+    return response
+
+
+def anonymous_page(view):
+    """Keep the view's page for anonymous visitors a few seconds (``ANONYMOUS_PAGE_SECONDS``,
+    0: never), per process; only for pages that show nothing private to an anonymous visitor."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        seconds = getattr(settings, "ANONYMOUS_PAGE_SECONDS", 0)
+        if seconds <= 0 or not _page_visitor(request):
+            return view(request, *args, **kwargs)
+        from django.utils import translation
+
+        key = (request.get_host(), translation.get_language(), request.get_full_path())
+        kept = _pages.get(key)
+        if kept is not None and kept[0] > time.monotonic():
+            return _served_page(request, kept)
+        response = view(request, *args, **kwargs)
+        _keep_page(key, response, request, seconds)
+        return response
+
+    return wrapper
+
+
+def forget_pages() -> None:
+    """Every kept anonymous page of this process is dropped (tests)."""
+    with _pages_lock:
+        _pages.clear()
+
+
+# --- What everyone sees alike, kept a moment in the process itself (issue 33) -----------------
+#
+# For a list that changes by the second (the lobby's rooms) and is read by
+# every visitor: each process makes it at most once every
+# ``RECENT_LIST_SECONDS`` (0: every time), with no round trip to keep it.
+
+_recent: dict = {}
+_recent_lock = threading.Lock()
+
+
+def recent(key, make, seconds: float | None = None):
+    """``make()``, or this process's copy of it made less than ``seconds`` ago."""
+    if seconds is None:
+        seconds = getattr(settings, "RECENT_LIST_SECONDS", 0)
+    if seconds <= 0:
+        return make()
+    now = time.monotonic()
+    kept = _recent.get(key)
+    if kept is not None and kept[0] > now:
+        return kept[1]
+    value = make()
+    with _recent_lock:
+        if len(_recent) > 256:
+            _recent.clear()
+        _recent[key] = (now + seconds, value)
+    return value
+
+
+def forget_recent() -> None:
+    with _recent_lock:
+        _recent.clear()

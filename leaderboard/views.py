@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
 
-from infra.cache import shared
+from infra.cache import anonymous_page, shared
 
 from .families import DEFAULT_FAMILY, Family
 from .stats import latest_entries, player_stats, ranked_rows, ranking
@@ -21,6 +23,7 @@ def selected_family(value: str | None) -> str:
     return value if value in Family.values else DEFAULT_FAMILY
 
 
+@anonymous_page
 def index(request):
     family = selected_family(request.GET.get("game"))
     number = request.GET.get("page") or "1"
@@ -33,6 +36,7 @@ def index(request):
     count, number, rows = shared(f"{family}:{number}", make, SHARED_SECONDS, topic="ledger")
     # The page's links and numbers from Django's own Page, over the count alone.
     page = Paginator(range(count), PER_PAGE).get_page(number)
+    me = request.user.pk if request.user.is_authenticated else None
     return render(
         request,
         "leaderboard/index.html",
@@ -42,6 +46,10 @@ def index(request):
             "families": Family.choices,
             "page": page,
             "rows": rows,
+            # The rows drawn are kept for what they show ({% keep %}): the same
+            # for every visitor who is not among them (issue 33).
+            "rows_key": hashlib.sha1(repr(rows).encode()).hexdigest(),
+            "me_shown": me if any(row["user_id"] == me for row in rows) else "",
         },
     )
 
@@ -50,6 +58,7 @@ def get_player(username: str):
     return get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
 
 
+@anonymous_page
 def player(request, username):
     user = get_player(username)
     stats = shared(f"player:{user.pk}", lambda: player_stats(user), SHARED_SECONDS, topic="ledger")

@@ -9,6 +9,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from infra.cache import anonymous_page
+
 from .lessons import LESSONS, BadAnswer
 from .models import LessonProgress
 
@@ -26,10 +28,12 @@ def _lesson_or_404(number: int):
         raise Http404 from None
 
 
+@anonymous_page
 def index(request):
     return render(request, "school/index.html", {"lessons": LESSONS.values(), "done": _done(request)})
 
 
+@anonymous_page
 def lesson(request, number: int):
     lesson = _lesson_or_404(number)
     scenes = [step.scene_json() for step in lesson.steps]

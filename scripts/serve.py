@@ -1,6 +1,13 @@
 """Run the site's processes in production mode and restart any that exits.
 
     python scripts/serve.py --daphne 2 --port 8000      # Daphne on 8000 and 8001, a worker, the beat
+    python scripts/serve.py --daphne 1 --pages 1        # the tables on 8000, the pages on 8001
+
+With ``--pages N`` the pages are served by N Daphne processes of their own
+(the ports after the tables' ones): the proxy sends ``/ws/table/`` to the
+first ``--daphne`` ports and everything else to the pages' ports (README,
+"Several Daphne processes behind a proxy"), so that a page's rendering never
+holds the GIL of the process where the tables' moves run (issue 33).
 
 A small supervisor for a machine without one (issue 14: a Celery worker
 that exits on a broker failure comes back by itself). Each process is
@@ -25,8 +32,8 @@ BIN = Path(sys.executable).parent
 
 def commands(args) -> dict[str, list[str]]:
     out = {}
-    for i in range(args.daphne):
-        out[f"daphne-{args.port + i}"] = [
+    for i in range(args.daphne + args.pages):
+        out[f"daphne-{args.port + i}" + ("-pages" if i >= args.daphne else "")] = [
             str(BIN / "daphne"),
             "-b",
             args.host,
@@ -51,6 +58,9 @@ def commands(args) -> dict[str, list[str]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--daphne", type=int, default=1, help="how many Daphne processes (ports from --port)")
+    parser.add_argument(
+        "--pages", type=int, default=0, help="Daphne processes of their own for the pages (ports after those)"
+    )
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--concurrency", type=int, default=2, help="the Celery worker's pool")

@@ -56,5 +56,6 @@ def test_pages_answer_without_errors_and_the_last_line_keeps_its_form(settings, 
     assert (int(conc), int(tables)) == (16, 0)
     assert int(errors) == 0, "\n".join(out[-20:])
     assert float(rps) > 0 and float(floor_p95) > 0
+    assert any(re.fullmatch(r"ratio_rps=[0-9.]+", line) for line in out[:-1]), out[-5:]
     for page in ("home", "lobby", "leaderboard", "profile", "room", "lesson"):
         assert any(line.startswith(f"site  {page}") for line in out), page
