@@ -3,7 +3,7 @@
 import { cardBack, cardFace, cardLabel, cardsText, cardText, SUIT_SYMBOL, suitName } from "./cards.js";
 import { fill, h, icon, prefersReducedMotion } from "./dom.js";
 import { seatPositions } from "./geometry.js";
-import { fmt, gettext, isolate, ngettext, num, score, signed } from "./i18n.js";
+import { fmt, gettext, isolate, ngettext, num, pgettext, score, signed } from "./i18n.js";
 import { animateEvents, fastPlay, holdMs, setFastPlay } from "./motion.js";
 import { ScoreSheet } from "./sheet.js";
 import { saveSoundPreference, setSoundEnabled, soundEnabled, storedSoundChoice } from "./sound.js";
@@ -494,7 +494,8 @@ export class Renderer {
     const standIn = !empty && !seat.bot && app.standIn(n);
     if (standIn) {
       tags.unshift(h("span.tag.tag-standin", { "data-testid": `stand-in-${n}`, title: gettext("A stand-in plays for this player until he is back") },
-        icon("bot"), gettext("Stand-in playing")));
+        icon("bot"), h("span.standin-long", null, gettext("Stand-in playing")),
+        h("span.standin-short", { "aria-hidden": "true" }, pgettext("short badge", "Stand-in"))));
     }
     if (app.mode === "finished" && !empty && seat.rematch) {
       tags.push(h("span.tag.tag-ready", { "data-testid": `rematch-${n}` }, gettext("Play again")));
