@@ -70,10 +70,10 @@ def test_issue40_a_whole_hokm_round_with_the_keyboard_only_and_its_trick_said_in
         view = page.evaluate(VIEW)
         if view and view.get("last_result"):
             break  # the round is over
+        if view and view.get("last_trick") and not trick_checked:
+            trick_checked = check_trick_said(page, view)
         legal = (view or {}).get("legal") or []
         if not view or view["busy"] or not legal:
-            if view and view.get("last_trick") and not trick_checked:
-                trick_checked = check_trick_said(page, view)
             time.sleep(0.05)
             continue
         types = {a["type"] for a in legal}
