@@ -24,6 +24,12 @@ MID_ROUND = """() => {
 }"""
 
 OVERFLOW = "() => document.scrollingElement.scrollWidth - window.innerWidth"
+# The innermost elements that reach past the screen's edges (what to fix when OVERFLOW fails).
+WIDE = """() => [...document.querySelectorAll('body *')].filter((el) => {
+  const r = el.getBoundingClientRect();
+  return r.width && (r.right > innerWidth + 0.5 || r.left < -0.5) && ![...el.children].some((c) => {
+    const q = c.getBoundingClientRect(); return q.width && (q.right > innerWidth + 0.5 || q.left < -0.5); });
+}).slice(0, 6).map((el) => `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().left)}..${Math.round(el.getBoundingClientRect().right)}`)"""
 
 # The main controls' sizes: buttons, links styled as buttons, form fields, the
 # hand's cards (a fanned card's visible strip: up to the next card's left edge).
@@ -77,7 +83,10 @@ def check_axe(page, where: str) -> None:
 
 
 def check_narrow(page, where: str, tap: bool = True) -> None:
-    assert page.evaluate(OVERFLOW) <= 0, f"{where}: {page.evaluate(OVERFLOW)} px of sideways scroll at 320 px"
+    wide = page.evaluate(WIDE)
+    assert page.evaluate(OVERFLOW) <= 0, (
+        f"{where}: {page.evaluate(OVERFLOW)} px of sideways scroll at 320 px: {wide}"
+    )
     if not tap:
         return
     small = [s for s in page.evaluate(TAP_SIZES) if min(s["w"], s["h"]) < MIN_TAP - 0.5]
