@@ -141,6 +141,7 @@ def check_trick_said(page, view) -> bool:
     winner = last["winner"]
     want.append("You took the trick." if winner == me else f"{names[winner - 1]} took the trick.")
     said = [line.replace("\u2068", "").replace("\u2069", "") for line in page.evaluate(SAID)]
+    said = [line for line in said if not line.startswith("Your turn")]  # the viewer's turn: its own line
     # Find the four cards and the winner as consecutive lines (a turn may ride on a line's end).
     for i in range(len(said) - 4):
         if all(said[i + k].startswith(want[k]) for k in range(5)):
