@@ -22,4 +22,12 @@ class SignupForm(AllauthSignupForm):
 class PreferencesForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ["show_online", "card_sounds", "hide_reactions", "four_colour_deck", "language"]
+        fields = [
+            "show_online",
+            "card_sounds",
+            "hide_reactions",
+            "four_colour_deck",
+            "confirm_cards",
+            "confirm_bids",
+            "language",
+        ]

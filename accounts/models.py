@@ -64,6 +64,17 @@ class Profile(models.Model):
     card_sounds = models.BooleanField(_("card sounds"), default=True)
     hide_reactions = models.BooleanField(_("hide reactions"), default=False)
     four_colour_deck = models.BooleanField(_("four-colour deck"), default=False)
+    # Issue 40, misclicks: a first tap lifts a card (or picks a bid), a second plays it.
+    confirm_cards = models.BooleanField(
+        _("confirm each card"),
+        default=False,
+        help_text=_("A first tap lifts the card, a second tap plays it."),
+    )
+    confirm_bids = models.BooleanField(
+        _("confirm bids"),
+        default=False,
+        help_text=_("Shelem and Bridge: a bid or call is sent only after you confirm it."),
+    )
     language = models.CharField(
         _("language"), max_length=2, choices=Language.choices, default=Language.PERSIAN
     )

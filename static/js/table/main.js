@@ -12,6 +12,7 @@ import { TeaTable } from "./tea.js"; // H4-X4
 import { Throws } from "./throws.js"; // H4-X5
 import { Hints } from "./hint.js"; // issue 38
 import { explainCalls } from "./meanings.js"; // issue 38: Bridge calls explained
+import { Announcer } from "./announce.js"; // issue 40: the table said aloud
 
 const ROUND_BANNER_MS = 3500;
 const ROUND_BANNER_DELAY_MS = 800;
@@ -37,6 +38,8 @@ function readConfig(el) {
     sounds: d.sounds !== "false",
     hideReactions: d.hideReactions === "true",
     fourColour: d.fourColour === "true",
+    confirmCards: d.confirmCards === "true", // issue 40: a first tap lifts the card, a second plays it
+    confirmBids: d.confirmBids === "true", // issue 40: Shelem and Bridge bids wait for a confirmation
     lobbyUrl: d.lobbyUrl,
     loginUrl: d.loginUrl,
     roomUrl: d.roomUrl,
@@ -64,6 +67,7 @@ class App {
     this.earlyMode = false;
     this.botLevels = {}; // issue 21: by empty seat, the level its bot will have (default normal)
     setSoundEnabled(this.cfg.sounds);
+    this.announcer = new Announcer(this); // before the renderer: its region is the table's first live one
     this.renderer = new Renderer(this);
     this.tea = new TeaTable(this); // H4-X4: tea with the narrator
     this.throws = new Throws(this); // H4-X5: throwing things
@@ -138,6 +142,23 @@ class App {
     if (seat.user) return seat.user;
     if (seat.bot) return botName(number);
     return gettext("Empty seat");
+  }
+
+  /**
+   * L-7: is a stand-in playing for this seat? The state frame's seat carries ``stand_in: true``
+   * (``frame.seats`` or ``frame.view.seats``: [{number|seat, stand_in}]); the room's seat may too.
+   */
+  standIn(number) {
+    const frame = this.liveFrame;
+    if (!frame || frame.status !== "active") return false;
+    const lists = [frame.seats, frame.view && frame.view.seats];
+    for (const list of lists) {
+      if (!Array.isArray(list)) continue;
+      const seat = list.find((s) => s && (s.number === number || s.seat === number));
+      if (seat && seat.stand_in) return true;
+    }
+    const seat = this.seat(number);
+    return Boolean(seat && seat.stand_in);
   }
 
   team(seat) {
@@ -247,6 +268,7 @@ class App {
     const events = frame.events || [];
     if (this.pending && this.answered(frame, events)) this.pending = null;
     this.noteEvents(events, previous);
+    if (animate) this.announcer.onEvents(frame, previous); // issue 40: only what just happened, never a resend
     // R-11: the cut mark stays on the card for the trick (the effect itself plays once, animated frames only).
     if (animate) for (const e of events) if (e.type === "card_played" && e.cut) this.cutCards.add(e.card);
     if (frame.view.phase !== "discard") this.discardSel.clear();
@@ -327,6 +349,9 @@ class App {
   act(action) {
     const frame = this.liveFrame;
     if (!frame) return;
+    // Issue 40: a double tap never sends two actions; the answer to the first is awaited
+    // (and the server refuses a second one for the same version anyway).
+    if (this.busy) return;
     this.refCounter += 1;
     const ref = this.refCounter;
     if (this.send({ type: "act", action, v: frame.v, ref })) {

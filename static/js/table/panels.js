@@ -8,6 +8,7 @@ import { h, icon } from "./dom.js";
 import { fmt, gettext, isolate, listText, ngettext, num, score as scoreNum, signed } from "./i18n.js";
 import { callText, compassName, contractText, family, sideText } from "./games.js";
 import { dealWords } from "./rubber.js";
+import { callSpoken } from "./announce.js";
 
 const BID_STEP = 5; // SH-3: bids are multiples of five
 // The round's result comes once the last trick has stayed its second on the felt.
@@ -53,12 +54,13 @@ export function buildPanel(r) {
   if (!choosing && (banner ? bannerShowing(banner) : view.phase === "round_over")) return roundPanel(r);
   if (types.has("trump")) return { kind: "trump", key: `trump:${live}`, el: trumpPanel(r, legal) };
   if (types.has("draft")) return { kind: "draft", key: `draft:${live}`, el: draftPanel(r, view) };
-  if (types.has("bid") || types.has("pass")) return { kind: "bid", key: `bid:${live}`, el: bidPanel(r, legal) };
+  const asking = askKey(r, frame);
+  if (types.has("bid") || types.has("pass")) return { kind: "bid", key: `bid:${live}:${asking}`, el: bidPanel(r, legal) };
   if (types.has("discard")) {
     return { kind: "discard", key: `discard:${live}:${[...app.discardSel].join()}`, el: discardPanel(r, legal) };
   }
   if (types.has("sars")) return { kind: "sars", key: `sars:${live}`, el: sarsPanel(r) };
-  if (types.has("call")) return { kind: "call", key: `call:${live}`, el: callPanel(r, view, legal) };
+  if (types.has("call")) return { kind: "call", key: `call:${live}:${asking}`, el: callPanel(r, view, legal) };
   if (family(view.game) === "bridge" && view.phase === "auction") {
     return { kind: "auction", key: `auction:${(view.calls || []).length}`, el: card("auction", "auction", auctionTable(view)) };
   }
@@ -67,6 +69,41 @@ export function buildPanel(r) {
     return { kind: "extras", key: `extras:${live}:${app.earlyMode}`, el: extrasPanel(r, legal) };
   }
   return null;
+}
+
+// --- confirm bids (issue 40: misclicks) ---------------------------------------------
+
+/** The bid or call waiting for its confirmation, for this version of the table only. */
+function asked(r, frame) {
+  return r.asking && frame && r.asking.v === frame.v ? r.asking : null;
+}
+
+function askKey(r, frame) {
+  const a = asked(r, frame);
+  return a ? JSON.stringify(a.action) : "";
+}
+
+/** Send a bid or call at once, or (preference "confirm bids") first ask to confirm it. */
+function decide(r, action, text) {
+  const { app } = r;
+  if (!app.cfg.confirmBids) {
+    app.act(action);
+    return;
+  }
+  r.asking = { action, text, v: app.liveFrame.v };
+  app.render();
+}
+
+function confirmBar(r) {
+  const { app } = r;
+  const a = asked(r, app.liveFrame);
+  if (!a) return null;
+  return h("div.confirm-bid", { role: "group", "data-testid": "confirm-bid", "aria-label": gettext("Confirm your bid") },
+    h("span.confirm-text", null, fmtNodes(gettext("Send %(bid)s?"), { bid: h("b", { dir: "auto" }, a.text) })),
+    h("button.btn", { type: "button", "data-testid": "confirm-bid-yes", "data-autofocus": "",
+      onclick: () => { r.asking = null; app.act(a.action); } }, gettext("Confirm")),
+    h("button.btn.btn-ghost", { type: "button", "data-testid": "confirm-bid-no",
+      onclick: () => { r.asking = null; app.render(); } }, gettext("Change")));
 }
 
 // --- waiting room (R-1) ---------------------------------------------------------
@@ -213,8 +250,8 @@ function bidPanel(r, legal) {
     more.disabled = value >= max;
   };
   if (slider) slider.addEventListener("input", () => set(Number(slider.value)));
-  bidBtn.addEventListener("click", () => app.act({ type: "bid", amount: value }));
-  const parts = [h("h3", null, gettext("Your bid"))];
+  bidBtn.addEventListener("click", () => decide(r, { type: "bid", amount: value }, num(value)));
+  const parts = [h("h3", null, gettext("Your bid")), confirmBar(r)];
   if (amounts.length) {
     set(value);
     parts.push(
@@ -224,7 +261,7 @@ function bidPanel(r, legal) {
   }
   parts.push(h("div.panel-actions", null, amounts.length ? bidBtn : null,
     canPass ? h("button.btn.btn-ghost", { type: "button", "data-testid": "pass-button",
-      onclick: () => app.act({ type: "pass" }) }, gettext("Pass")) : null));
+      onclick: () => decide(r, { type: "pass" }, gettext("Pass")) }, gettext("Pass")) : null));
   if (!canPass) parts.push(h("small.muted", null, gettext("The first bidder must bid.")));
   return card("bid", "bid-panel", parts);
 }
@@ -278,15 +315,17 @@ function callPanel(r, view, legal) {
     rows.push(h("div.bb-row", null, strains.map((s) => {
       const call = `${level}${s}`;
       return h("button.bb", { type: "button", disabled: !calls.has(call), class: ["H", "D"].includes(s) ? "red" : "",
-        "data-call": call, onclick: () => app.act({ type: "call", call }) }, callText(call));
+        "data-call": call, "aria-label": callSpoken(call), onclick: () => decide(r, { type: "call", call }, callText(call)) },
+      callText(call));
     })));
   }
   return card("call", "call-panel",
     auctionTable(view),
-    h("div.bidding-box", { dir: "ltr" }, rows),
+    confirmBar(r),
+    h("div.bidding-box", { dir: "ltr", role: "group", "aria-label": gettext("Bidding box") }, rows),
     h("div.panel-actions", null, ["P", "X", "XX"].map((call) => h("button.btn", {
       type: "button", class: call === "P" ? "btn-ghost" : "btn-danger", disabled: !calls.has(call), "data-call": call,
-      onclick: () => app.act({ type: "call", call }),
+      onclick: () => decide(r, { type: "call", call }, callText(call)),
     }, callText(call)))));
 }
 

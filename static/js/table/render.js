@@ -3,7 +3,7 @@
 import { cardBack, cardFace, cardLabel, cardsText, cardText, SUIT_SYMBOL, suitName } from "./cards.js";
 import { fill, h, icon, prefersReducedMotion } from "./dom.js";
 import { seatPositions } from "./geometry.js";
-import { fmt, gettext, isolate, ngettext, num, score, signed } from "./i18n.js";
+import { fmt, gettext, isolate, ngettext, num, pgettext, score, signed } from "./i18n.js";
 import { animateEvents, fastPlay, holdMs, setFastPlay } from "./motion.js";
 import { ScoreSheet } from "./sheet.js";
 import { saveSoundPreference, setSoundEnabled, soundEnabled, storedSoundChoice } from "./sound.js";
@@ -12,6 +12,7 @@ import { layoutFan } from "./fan.js";
 import { callText, compassName, contractText, family, sideText } from "./games.js";
 
 const POSITIONS = ["top", "left", "right", "bottom"];
+const CHOICE_PANELS = new Set(["trump", "draft", "bid", "call", "discard", "sars", "round"]);
 const BOT_LEVELS = ["easy", "normal", "strong"];
 
 /** Issue 21: a bot's level, as the table names it. */
@@ -120,6 +121,19 @@ export class Renderer {
       app.confirmLeave();
     });
     this.el.hand.addEventListener("keydown", (event) => this.handKeys(event));
+    // Issue 40: a keyboard player whose card left the hand finds the focus there again on his next turn.
+    this.el.hand.addEventListener("focusin", () => { this.handFocus = true; });
+    this.el.hand.addEventListener("focusout", (event) => {
+      if (event.relatedTarget && !this.el.hand.contains(event.relatedTarget)) this.handFocus = false;
+    });
+    document.addEventListener("pointerdown", (event) => {
+      app.keyboardUser = false;
+      if (!this.el.hand.contains(event.target)) this.handFocus = false;
+    }, { passive: true });
+    document.addEventListener("keydown", (event) => {
+      if (["Tab", "Enter", " ", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) app.keyboardUser = true;
+    });
+    this.el.panel.addEventListener("keydown", (event) => this.panelKeys(event));
     // The last trick: the button, or a tap on the trick pile.
     this.el.lastBtn.addEventListener("click", () => this.toggleLastTrick());
     this.el.trick.parentElement.addEventListener("click", () => {
@@ -153,6 +167,7 @@ export class Renderer {
     root.classList.toggle("four-colour", app.cfg.fourColour);
     if (app.connected) this.everOpen = true;
     this.noteMatchSeats(frame);
+    this.checkLifted();
     this.holdColumns(frame, ctx);
     this.sheet.note(frame || app.frame);
     this.renderBanner();
@@ -475,6 +490,13 @@ export class Renderer {
       else if (seat.ready) tags.push(h("span.tag.tag-ready", { "data-testid": `ready-${n}` }, icon("check"), gettext("Ready")));
       else tags.push(h("span.tag.tag-wait", null, gettext("Not ready")));
     }
+    // L-7: a player gone for two clock moves in a row has a stand-in playing his turns (its own badge).
+    const standIn = !empty && !seat.bot && app.standIn(n);
+    if (standIn) {
+      tags.unshift(h("span.tag.tag-standin", { "data-testid": `stand-in-${n}`, title: gettext("A stand-in plays for this player until he is back") },
+        icon("bot"), h("span.standin-long", null, gettext("Stand-in playing")),
+        h("span.standin-short", { "aria-hidden": "true" }, pgettext("short badge", "Stand-in"))));
+    }
     if (app.mode === "finished" && !empty && seat.rematch) {
       tags.push(h("span.tag.tag-ready", { "data-testid": `rematch-${n}` }, gettext("Play again")));
     }
@@ -509,7 +531,9 @@ export class Renderer {
         onclick: () => app.send({ type: "bot", seat: n, bot: false }) }, gettext("Remove the bot")));
     }
 
-    const label = [name, empty ? "" : presenceText(seat.presence)].filter(Boolean).join(" · ");
+    const label = [name, empty ? "" : presenceText(seat.presence), standIn ? gettext("Stand-in playing") : ""]
+      .filter(Boolean).join(" · ");
+    if (standIn) classes.push("stand-in");
     return h("div.seat", { class: classes.join(" "), "data-seat": n, "data-testid": `seat-${n}`, "aria-label": label, role: "group" },
       bubble,
       h("div.avatar-wrap", null, ring, avatar, presence, count),
@@ -604,11 +628,41 @@ export class Renderer {
   }
 
   playableCard(card, legal) {
-    const { app } = this;
     if (!legal) return cardFace(card);
-    const el = cardFace(card, { button: true, cls: "legal" });
-    el.addEventListener("click", () => app.act({ type: "play", card }));
+    return this.tapCard(card, { type: "play", card }, "legal");
+  }
+
+  /**
+   * A legal card as a button that sends ``action``. Issue 40, "confirm each card": the
+   * first tap (or Enter) lifts the card, a second one on the same card plays it; another
+   * card moves the lift, Escape drops it. Without the preference one tap plays.
+   */
+  tapCard(card, action, cls) {
+    const { app } = this;
+    const confirm = app.cfg.confirmCards;
+    const lifted = confirm && this.lifted === card;
+    const label = lifted ? fmt(gettext("%(card)s: lifted, press again to play it"), { card: cardLabel(card) }) : null;
+    const el = cardFace(card, { button: true, cls: `${cls}${lifted ? " lifted" : ""}`, label });
+    if (confirm) el.setAttribute("aria-pressed", lifted ? "true" : "false");
+    el.addEventListener("click", (event) => {
+      event.stopPropagation();
+      if (!confirm || this.lifted === card) {
+        this.lifted = null;
+        app.act(action);
+        return;
+      }
+      this.lifted = card;
+      app.announcer.say(fmt(gettext("%(card)s lifted: press again to play it."), { card: cardLabel(card) }));
+      app.render();
+    });
     return el;
+  }
+
+  /** The lifted card (confirm each card) stays lifted only while it can still be played. */
+  checkLifted() {
+    if (!this.lifted) return;
+    const still = this.app.legal().some((a) => (a.type === "play" || a.type === "early") && a.card === this.lifted);
+    if (!still && !this.app.busy) this.lifted = null;
   }
 
   // --- the middle of the table ----------------------------------------------------
@@ -626,7 +680,9 @@ export class Renderer {
       if (panel) {
         // Slide in only when a new kind of panel comes, not for each new version of the same one.
         if (panel.kind !== this.panelKind) panel.el.classList.add("enter");
+        const had = this.el.panel.contains(document.activeElement);
         fill(this.el.panel, panel.el);
+        this.focusPanel(panel, had);
       } else {
         fill(this.el.panel);
       }
@@ -637,6 +693,36 @@ export class Renderer {
     const busy = app.busy;
     this.el.panel.setAttribute("aria-busy", busy ? "true" : "false");
     if (busy) for (const control of this.el.panel.querySelectorAll("button, input")) control.disabled = true;
+  }
+
+  /**
+   * Issue 40: a keyboard player is taken to the choice the table asks of him (trump, draft,
+   * bid, call…) when his focus was nowhere or in the panel just replaced; never stolen from elsewhere.
+   */
+  focusPanel(panel, had) {
+    const { app } = this;
+    if (!app.keyboardUser || !CHOICE_PANELS.has(panel.kind)) return;
+    const active = document.activeElement;
+    if (!had && active && active !== document.body && !this.el.hand.contains(active)) return;
+    if (this.el.hand.contains(active) && this.el.hand.querySelector("button.card")) return;
+    const target = panel.el.querySelector("[data-autofocus]:not([disabled])") ||
+      panel.el.querySelector("button:not([disabled]), input:not([disabled])");
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  /** Arrow keys move between the panel's buttons (the bidding box, the suits); Tab leaves it. */
+  panelKeys(event) {
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) return;
+    if (event.target.tagName === "INPUT") return; // the bid slider keeps its own arrows
+    const buttons = [...this.el.panel.querySelectorAll("button:not([disabled])")];
+    const i = buttons.indexOf(event.target);
+    if (i < 0) return;
+    // Screen order: the bidding box is left to right; the page's other rows follow its direction.
+    const ltr = event.target.closest("[dir=ltr]") || document.documentElement.dir !== "rtl";
+    let step = event.key === "ArrowDown" || event.key === "ArrowRight" ? 1 : -1;
+    if (!ltr && (event.key === "ArrowLeft" || event.key === "ArrowRight")) step = -step;
+    buttons[(i + step + buttons.length) % buttons.length].focus();
+    event.preventDefault();
   }
 
   /**
@@ -818,7 +904,7 @@ export class Renderer {
     const widow = new Set(view.widow || []);
     // Rebuild only when something the hand shows has changed (keeps hover and focus steady).
     const key = JSON.stringify([view.hand, [...plays], [...early], discard ? [...app.discardSel] : null,
-      view.widow, view.my_early, view.columns, app.busy, app.connected]);
+      view.widow, view.my_early, view.columns, app.busy, app.connected, this.lifted]);
     if (key === this.handKey) return;
     this.handKey = key;
     const cards = view.hand.map((card) => {
@@ -834,11 +920,9 @@ export class Renderer {
           app.render();
         });
       } else if (plays.has(card)) {
-        el = cardFace(card, { button: true, cls: "legal" });
-        el.addEventListener("click", () => app.act({ type: "play", card }));
+        el = this.tapCard(card, { type: "play", card }, "legal");
       } else if (early.has(card)) {
-        el = cardFace(card, { button: true, cls: "legal early" });
-        el.addEventListener("click", () => app.act({ type: "early", card }));
+        el = this.tapCard(card, { type: "early", card }, "legal early");
       } else {
         el = cardFace(card, { cls: widow.has(card) ? "from-widow" : "" });
         el.setAttribute("aria-disabled", "true");
@@ -855,9 +939,17 @@ export class Renderer {
         { n: num(cards.length), legal: num(plays.size) })
       : fmt(ngettext("Your hand: %(n)s card", "Your hand: %(n)s cards", cards.length), { n: num(cards.length) }));
     this.layoutHand();
-    if (focused) {
-      const again = this.el.hand.querySelector(`button[data-card="${focused}"]`);
+    // Issue 40: one tab stop for the whole hand (a roving tabindex); the arrows move inside it.
+    const buttons = [...this.el.hand.querySelectorAll("button.card")];
+    const stop = buttons.find((b) => b.dataset.card === focused) || buttons.find((b) => b.dataset.card === this.lifted) ||
+      buttons.find((b) => b.dataset.card === this.handStop) || buttons[0];
+    for (const b of buttons) b.tabIndex = b === stop ? 0 : -1;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (focused || (this.handFocus && lost && app.keyboardUser)) {
+      // The card just played is gone (or the hand was inert while it went): the focus stays in the hand.
+      const again = focused && this.el.hand.querySelector(`button[data-card="${focused}"]`);
       if (again) again.focus({ preventScroll: true });
+      else if (stop) stop.focus({ preventScroll: true });
     }
   }
 
@@ -867,15 +959,24 @@ export class Renderer {
 
   /** Arrow keys move between the playable cards. */
   handKeys(event) {
-    if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+    if (event.key === "Escape" && this.lifted) {
+      this.lifted = null;
+      this.app.render();
+      event.preventDefault();
+      return;
+    }
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(event.key)) return;
     const buttons = [...this.el.hand.querySelectorAll("button.card")];
     if (!buttons.length) return;
     const i = buttons.indexOf(document.activeElement);
     let j = i;
-    if (event.key === "ArrowLeft") j = i <= 0 ? buttons.length - 1 : i - 1;
-    if (event.key === "ArrowRight") j = i >= buttons.length - 1 ? 0 : i + 1;
+    // The hand is laid out left to right in both languages (dir="ltr"): the arrows follow the screen.
+    if (event.key === "ArrowLeft" || event.key === "ArrowUp") j = i <= 0 ? buttons.length - 1 : i - 1;
+    if (event.key === "ArrowRight" || event.key === "ArrowDown") j = i >= buttons.length - 1 ? 0 : i + 1;
     if (event.key === "Home") j = 0;
     if (event.key === "End") j = buttons.length - 1;
+    for (const b of buttons) b.tabIndex = b === buttons[j] ? 0 : -1;
+    this.handStop = buttons[j].dataset.card;
     buttons[j].focus();
     event.preventDefault();
   }
