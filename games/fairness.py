@@ -94,7 +94,7 @@ def open_round(match: Match, number: int, *, now=None) -> DealRecord:
 def new_record(match: Match, number: int, *, now=None) -> DealRecord:
     """Round ``number``'s record, made in memory, not saved (``open_round``;
     the event loop's round end writes it in the move's statement,
-    ``services.ROUND_END_WRITE``).
+    games/writer.py).
 
     F-1: the server's secret is made here and only its SHA-256 is public.
     F-4: a bot's value is made by the server now, before any seat is

@@ -31,30 +31,24 @@ writes no seat here: rooms' seats follow the committed version.
 from __future__ import annotations
 
 import logging
-import secrets
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
 
 from games import engine
-from games.engine import CHANCE, IllegalAction
+from games.engine import CHANCE
 from infra.rows import RowReader
 
-from . import clock, decks, fairness, frames, tea
+from . import clock, deadlines, decks, fairness, frames, tea, transition, writer
 from .bots import bot_action, choose
+from .deadlines import DEFAULT_TURN_SECONDS, turn_seconds  # noqa: F401 - where callers found them
 from .errors import PlayError
-from .models import Match, Move, Round, first_due
+from .models import Match, Move, Round
 from .signals import match_ended, version_committed
 
 log = logging.getLogger(__name__)
-
-# The ace draw and the deals come from the round's fair deal record
-# (games.fairness, F-1..F-6: separate streams of the same committed values).
-_pace_random = secrets.SystemRandom()  # bots' pauses: nothing to do with the cards
-
-DEFAULT_TURN_SECONDS = 30
 
 
 PLAY_FIELDS = [
@@ -83,13 +77,6 @@ class Outcome:
     """The next round's fair deal record this action opened, when it is
     announced by the caller before the frames (the event loop's round end,
     games/plain.py); the locked path announces its own after commit."""
-
-
-def turn_seconds(match: Match) -> float:
-    """The room's time per turn (C-8), trump choice, bids, put-aside and draft included."""
-    return float(match.rules.get("turn_seconds") or DEFAULT_TURN_SECONDS) * float(
-        settings.TABLE["TURN_SCALE"]
-    )
 
 
 def shuffled(match: Match, game) -> dict:
@@ -145,8 +132,8 @@ def create_match(room, players: list[dict]) -> Match:
     )
     fairness.open_round(match, 1)  # F-1: round 1's commitments open now
     events = _advance(match, game, [])
-    _set_deadlines(match, game, previous={})
-    _wait_for_fair_deal(match)
+    deadlines.set_deadlines(match, game, previous={})
+    deadlines.wait_for_fair_deal(match)
     match.save()
     _commit(match, game, events, prev=0)
     return match
@@ -232,226 +219,52 @@ def play(
         # The row lock serialises every action of this match: two actions for
         # the same turn queue here, and the second sees the first's version.
         match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None:
-            raise PlayError("no_match")
-        if match.status != Match.Status.ACTIVE:
-            raise PlayError("match_over")
-        if user is not None:
-            own = match.seat_of_user(user.pk)
-            if own is None:
-                raise PlayError("not_seated")
-            if seat is not None and seat != own:
-                raise PlayError("not_your_seat")
-            seat = own
-        if seat is None:
-            raise PlayError("not_seated")
-        if tea.paused(match):
-            raise PlayError("tea_time")  # H4-X4: nothing is played while the narrator speaks
-        game = engine.get(match.game)
-        if version is not None and version != match.version:
-            _check_concurrent(match, game, seat, version)
-        try:
-            state, events = game.apply(match.state, seat, action)
-        except IllegalAction as exc:
-            raise PlayError(exc.code, exc.message) from None
-        return _accept(match, game, seat, action, state, events, actor, user)
+
+        def moved_since(since: int, seats=None) -> bool:
+            moves = match.moves.filter(seq__gt=since)
+            return (moves if seats is None else moves.filter(seat__in=seats)).exists()
+
+        step = transition.check(
+            match,
+            action,
+            user_id=user.pk if user is not None else None,
+            seat=seat,
+            version=version,
+            moved_since=moved_since,
+        )
+        if isinstance(step, transition.Refusal):
+            raise PlayError(step.code, step.detail)
+        return _accept(match, step.game, step.seat, action, step.state, step.events, actor, user)
 
 
 PLAIN_PATH = True
 """Whether ``play`` tries the plain path first (issue 13; tests compare both)."""
 
-# The plain path's one statement (a match row is written only at the version
-# read, and only while active; the move is appended in the same statement).
-# Everything a move reads from the row (state, players, deadlines, tea,
-# status) changes only with its version: the one write that keeps the
-# version, the dealer's deadline while a fair deal waits (``expire``), comes
-# when no seat but the dealer may act.
-
-_MATCH_AT_VERSION = """
-    UPDATE games_match SET state = %s::jsonb, version = %s, deadlines = %s::jsonb, next_deadline = %s
-    WHERE id = %s AND version = %s AND status = 'active'
-    RETURNING id
-"""
-_MOVE_FROM_M = """
-INSERT INTO games_move (match_id, seq, seat, action, actor, user_id, events, created_at)
-SELECT id, %s, %s, %s::jsonb, %s, %s, %s::jsonb, %s FROM m
-"""
-
-PLAIN_WRITE = f"WITH m AS ({_MATCH_AT_VERSION}){_MOVE_FROM_M}"
-
-# A round's end on the event loop (issue 13, games/plain.py): the plain
-# path's statement, and in the same statement the round's row closed (as
-# ``_record`` closes it) and the next round's fair deal record opened
-# (``fairness.new_record``, F-1), all only if the match row was written.
-# Returns one row when the match was written: the new record's id (null
-# when the record existed already, ``fairness.open_round``'s idempotence).
-
-ROUND_END_WRITE = f"""
-WITH m AS ({_MATCH_AT_VERSION}), mv AS ({_MOVE_FROM_M}), r AS (
-    UPDATE games_round SET last_seq = %s, ended_at = %s, result = %s::jsonb
-    WHERE match_id = (SELECT id FROM m) AND number = %s AND last_seq IS NULL
-), d AS (
-    INSERT INTO games_dealrecord (
-        match_id, number, algorithm, "table", seats, phase, server_secret, server_commitment,
-        commitments, "values", bots, substituted, deadline, created_at, updated_at
-    )
-    SELECT id, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s::jsonb, %s::jsonb, %s, %s, %s FROM m
-    ON CONFLICT (match_id, number) DO NOTHING
-    RETURNING id
-)
-SELECT d.id FROM m LEFT JOIN d ON true
-"""
-
-OPEN_ROUND_READ = (
-    "SELECT number, first_seq FROM games_round WHERE match_id = %s AND last_seq IS NULL"
-    " ORDER BY number DESC LIMIT 1"
-)
-"""The round a round-ending move closes (``_record``'s ``current``): its number and first move."""
-
-
-def _person_step(match: Match, action: dict, user_id, seat: int | None):
-    """A person's ``action`` applied to ``match`` in memory, for the paths
-    without the row lock: ``(seat, game, state, events)``, or None where
-    only the locked path may decide (not active, tea, a deal or a pick-up,
-    a seat not his, a refusal). Only reads ``match``."""
-    if match.status != Match.Status.ACTIVE:
-        return None
-    if (match.tea or {}).get("phase") or action.get("type") in ("deal", "pick_up"):
-        return None
-    own = match.seat_of_user(user_id) if user_id is not None else None
-    if own is None or (seat is not None and seat != own):
-        return None
-    game = engine.get(match.game)
-    try:
-        state, events = game.apply(match.state, own, action)
-    except IllegalAction:
-        return None
-    if any(e.get("type") == "swap_seats" for e in events):
-        return None
-    return own, game, state, events
-
-
-def plain_step(match: Match, action: dict, user_id, seat: int | None):
-    """The plain path's decision, shared by this module's path and the event
-    loop's (games/plain.py): ``(seat, game, state, events)`` when ``action``
-    by ``user_id`` only moves the round on, else None (the locked path
-    decides: a deal, the end of a round or of the match, a seat swap, tea,
-    a refusal). Only reads ``match``."""
-    step = _person_step(match, action, user_id, seat)
-    if step is None:
-        return None
-    game, state = step[1], step[2]
-    to_act = game.to_act(state)
-    if not to_act or CHANCE in to_act or game.round_over(state) or game.result(state) is not None:
-        return None
-    return step
-
-
-def round_end_step(match: Match, action: dict, user_id, seat: int | None):
-    """The event loop's round end (games/plain.py): ``(seat, game, state,
-    events)`` when ``action`` by ``user_id`` ends the round and nothing more:
-    the match goes on, the next deal waits for its deadline after the
-    result pause (C-7; nothing is dealt now, ``_advance``), no seat moves,
-    no tea. Else None. Only reads ``match``."""
-    step = _person_step(match, action, user_id, seat)
-    if step is None:
-        return None
-    game, state = step[1], step[2]
-    if decks.possible(match):
-        return None  # issue 37: the locked path asks whether the given rounds are over (games/decks.py)
-    if not game.round_over(state) or game.result(state) is not None or game.to_act(state) != {CHANCE}:
-        return None
-    return step
-
-
-def plain_next(match: Match, own: int, game, state: dict) -> int:
-    """Move ``match`` (a copy nobody else holds) to the plain step's new
-    version in memory: version, state and deadlines. Returns the version before."""
-    prev = next_version(match)
-    match.state = state
-    _set_deadlines(match, game, previous=_others(match.deadlines, own))
-    return prev
-
-
-def plain_params(match: Match, prev: int, own: int, action: dict, user_id, events: list) -> list:
-    """The parameters of ``PLAIN_WRITE`` for ``match`` at its new version."""
-    return [
-        frames.dumps(match.state),
-        match.version,
-        frames.dumps(match.deadlines),
-        match.next_deadline,
-        match.pk,
-        prev,
-        match.version,
-        own,
-        frames.dumps(action),
-        Move.Actor.PLAYER,
-        user_id,
-        frames.dumps(events),
-        clock.now_dt(),
-    ]
-
-
-def round_end_params(
-    match: Match, prev: int, own: int, action: dict, user_id, events: list, number: int, record, now
-) -> list:
-    """The parameters of ``ROUND_END_WRITE``: ``match`` at its new version
-    (``plain_next``) ends round ``number`` and opens ``record`` (the next
-    round's, unsaved: ``fairness.new_record``) at ``now``."""
-    params = plain_params(match, prev, own, action, user_id, events)
-    params[-1] = now
-    return params + [
-        match.version,
-        now,
-        frames.dumps(_round_summary(events)),
-        number,
-        record.number,
-        record.algorithm,
-        record.table,
-        record.seats,
-        record.phase,
-        record.server_secret,
-        record.server_commitment,
-        frames.dumps(record.commitments),
-        frames.dumps(record.values),
-        frames.dumps(record.bots),
-        frames.dumps(record.substituted),
-        record.deadline,
-        now,
-        now,
-    ]
-
 
 def _play_plain(match_id: int, action: dict, user, seat: int | None, version: int) -> Outcome | None:
-    """A person's move that only moves the round on, in two statements and no row lock (issue 13).
-
-    Most actions are a card or a call inside a round: no deal follows, no
-    round or match ends, no seat moves, no tea. For those the locked path's
-    five round trips (BEGIN, the row lock, the move, the match, COMMIT)
-    become two: read the match, then one statement that updates the row only
-    if it is still at the version read (and active) and appends the move in
-    the same statement, so either both happen or neither. Anything else,
-    or a row that moved on meanwhile (another seat's move, a leave), returns
-    None and the caller takes the locked path, which decides it as before:
-    so a refusal always comes from that path, with its error. The table's
-    sockets run the same decision on their event loop (games/plain.py)."""
+    """A person's move decided without the row lock, in two statements (issue 13, 35):
+    read the match, then the transition's one statement (games/writer.py),
+    which writes only at the version read. A move that only moves the round on
+    or ends it and nothing more (``transition.decide``); anything else, or a
+    row that moved on meanwhile (another seat's move, a leave), returns None
+    and the caller takes the locked path, which decides it as before: so a
+    refusal always comes from that path, with its error. The table's sockets
+    take the same transition on their event loop (games/plain.py)."""
     if not PLAIN_PATH or connection.vendor != "postgresql" or connection.in_atomic_block:
         return None
     match = read_match(match_id)
     if match is None or match.version != version:
         return None
-    user_id = user.pk if user is not None else None
-    step = plain_step(match, action, user_id, seat)
-    if step is None:
+    t = transition.decide(match, action, user_id=user.pk if user is not None else None, seat=seat)
+    if t is None:
         return None
-    own, game, state, events = step
-    prev = plain_next(match, own, game, state)
-    with connection.cursor() as cursor:
-        cursor.execute(PLAIN_WRITE, plain_params(match, prev, own, action, user_id, events))
-        if cursor.rowcount != 1:
-            return None  # the row moved on since it was read: the locked path decides
-    built = _commit(match, game, events, prev)  # not in a transaction: sent at once
-    return Outcome(match.pk, match.version, events, built)
+    written = writer.thread_writer.write(t)
+    if written is None:
+        return None  # the row moved on since it was read: the locked path decides
+    if written.opened is not None:
+        fairness.announce_now(written.opened)  # F-1: the next round's record, before the version
+    _send(t.frames, t.deadline)  # not in a transaction: sent at once
+    return Outcome(t.match.pk, t.version, t.events, t.frames)
 
 
 def _accept(
@@ -463,44 +276,16 @@ def _accept(
     events = _record(match, game, seat, action, state, events, actor, user)
     events = _advance(match, game, events)
     # H4-X1: picking the middle card up is no move of the turn; every clock runs on, the picker's too.
-    kept = match.deadlines if action.get("type") == "pick_up" else _others(match.deadlines, seat)
-    _set_deadlines(match, game, previous=kept)
+    kept = match.deadlines if action.get("type") == "pick_up" else deadlines.others(match.deadlines, seat)
+    deadlines.set_deadlines(match, game, previous=kept)
     events = tea.after_action(match, game, events)  # H4-X4: an agreed tea begins after the trick
     match.save(update_fields=PLAY_FIELDS)
     built = _commit(match, game, events, prev)
     return Outcome(match.pk, match.version, events, built)
 
 
-def next_version(match: Match) -> int:
-    """The one place a match's version moves on (in memory; its writer stores
-    it, compare-and-swap on the plain path, under the row lock elsewhere):
-    every accepted action, tea change and leave is one version. Returns the
-    version before."""
-    prev = match.version
-    match.version = prev + 1
-    return prev
-
-
-def _check_concurrent(match: Match, game, seat: int, version: int) -> None:
-    """A stale version is refused, except for a seat that is not the only one
-    to act: where several seats act at once (the hokm2 draft), or where a
-    seat acts out of turn (early play, H4-X2), other seats' moves since
-    ``version`` do not make his stale, as long as he has not moved since and
-    no deal came between. The engine still checks the action itself."""
-    if version > match.version or version < 0:
-        raise PlayError("stale_version")
-    if not match.moves.filter(seq__gt=version).exists():
-        return  # H4-X4: only the tea moved the version since; the table is as he saw it
-    to_act = game.to_act(match.state) - {CHANCE}
-    alone_to_act = to_act == {seat}
-    if alone_to_act or not to_act:
-        raise PlayError("stale_version")
-    if match.moves.filter(seq__gt=version, seat__in=[seat, CHANCE]).exists():
-        raise PlayError("stale_version")
-
-
 def _record(match, game, seat, action, state, events, actor, user) -> list:
-    next_version(match)
+    transition.bump(match)
     match.state = state
     Move.objects.create(
         match=match,
@@ -526,7 +311,7 @@ def _record(match, game, seat, action, state, events, actor, user) -> list:
         if current is not None:
             current.last_seq = match.version
             current.ended_at = clock.now_dt()
-            current.result = _round_summary(events)
+            current.result = transition.round_summary(events)
             current.save(update_fields=["last_seq", "ended_at", "result"])
     result = game.result(state)
     if result is None and current is not None and game.round_over(state):
@@ -538,11 +323,6 @@ def _record(match, game, seat, action, state, events, actor, user) -> list:
         # The next round's commitments are exchanged during the result pause (C-7, F-1).
         fairness.open_round(match, current.number + 1)
     return events
-
-
-def _round_summary(events) -> dict:
-    keep = {"round_won", "round_scored", "deal_scored", "match_won", "rubber_won"}
-    return {"events": [e for e in events if e.get("type") in keep]}
 
 
 def _advance(match: Match, game, events: list) -> list:
@@ -565,18 +345,6 @@ def _advance(match: Match, game, events: list) -> list:
         state, new = game.apply(match.state, CHANCE, action)
         events = events + _record(match, game, CHANCE, action, state, new, Move.Actor.DEALER, None)
     return events
-
-
-def _wait_for_fair_deal(match: Match) -> None:
-    """After ``_set_deadlines``: a deal that waits for its fair record is due
-    at the record's deadline (when the silent seats are replaced), not after
-    the result pause."""
-    record = getattr(match, "fair_waiting", None)
-    key = str(CHANCE)
-    if record is None or record.deadline is None or key not in (match.deadlines or {}):
-        return
-    match.deadlines = {**match.deadlines, key: max(record.deadline.timestamp(), clock.now())}
-    match.next_deadline = datetime.fromtimestamp(min(match.deadlines.values()), tz=UTC)
 
 
 def _swap_players(match: Match, a: int, b: int) -> None:
@@ -612,7 +380,7 @@ def abandon(match: Match, leaver_seat: int) -> Outcome:
     match.finished_at = clock.now_dt()
     match.deadlines = {}
     match.next_deadline = None
-    prev = next_version(match)
+    prev = transition.bump(match)
     match.save()
     match_ended.send(sender=Match, match=match)
     events = [{"type": "left", "seat": leaver_seat}]
@@ -621,40 +389,6 @@ def abandon(match: Match, leaver_seat: int) -> Outcome:
 
 
 # --- deadlines ---------------------------------------------------------------------------
-
-
-def _is_bot(match: Match, seat: int) -> bool:
-    p = match.player_at(seat)
-    return bool(p and p.get("bot"))
-
-
-def _others(deadlines: dict, seat: int) -> dict:
-    """The deadlines of the seats that did not just act: they keep running."""
-    return {k: v for k, v in (deadlines or {}).items() if k != str(seat)}
-
-
-def _set_deadlines(match: Match, game, previous: dict) -> None:
-    """Every seat to act gets a deadline (C-8); a seat that was already
-    waiting keeps its own (several seats acting at once, the hokm2 draft).
-    Bots act after a short human-looking pause; the next deal after the
-    round's result pause (C-7)."""
-    if match.status != Match.Status.ACTIVE:
-        match.deadlines, match.next_deadline = {}, None
-        return
-    now = clock.now()
-    deadlines = {}
-    for seat in sorted(game.to_act(match.state)):
-        key = str(seat)
-        if seat == CHANCE:
-            deadlines[key] = now + float(settings.TABLE["ROUND_PAUSE"])
-        elif _is_bot(match, seat):
-            # A human-looking pause: the configured delay, give or take a third.
-            delay = float(settings.TABLE["BOT_DELAY"]) * _pace_random.uniform(0.67, 1.33)
-            deadlines[key] = previous.get(key) or now + delay
-        else:
-            deadlines[key] = previous.get(key) or now + turn_seconds(match)
-    match.deadlines = deadlines
-    match.next_deadline = datetime.fromtimestamp(min(deadlines.values()), tz=UTC) if deadlines else None
 
 
 _MATCH_READ = RowReader(Match, '"games_match"."id" = %s')
@@ -685,8 +419,8 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
             return None
         if tea.due(match):  # H4-X4: the ten seconds, or the chapter, are over
             game = engine.get(match.game)
-            return _tea_changed(match, game, tea.on_due(match, game, _set_deadlines))
-        due = _due_seat(match)
+            return _tea_changed(match, game, tea.on_due(match, game, deadlines.set_deadlines))
+        due = deadlines.due_seat(match)
         if due is None:
             # Early (a clock that fired ahead of time): re-arm for the real deadline.
             _arm_after_commit(match)
@@ -700,7 +434,7 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
                 action = shuffled(match, game)
             except fairness.NotReady as exc:
                 match.fair_waiting = exc.record
-                _wait_for_fair_deal(match)
+                deadlines.wait_for_fair_deal(match)
                 match.save(update_fields=["deadlines", "next_deadline"])
                 _arm_after_commit(match)
                 return None
@@ -730,14 +464,10 @@ def _bot_thought(match_id: int, version: int):
     match = read_match(match_id)
     if match is None or match.status != Match.Status.ACTIVE or match.version != version or tea.due(match):
         return None
-    due = _due_seat(match)
+    due = deadlines.due_seat(match)
     if due is None or due[1] != Move.Actor.BOT:
         return None
     return due[0], _think(match, due[0])
-
-
-def _due_seat(match: Match, now: float | None = None):
-    return first_due(match.deadlines, match.players, clock.now() if now is None else now)
 
 
 # --- tea with the narrator (H4-X4, games/tea.py) ----------------------------------------
@@ -756,13 +486,13 @@ def tea_say(match_id: int, user, what: str) -> Outcome:
         if seat is None:
             raise PlayError("not_seated")
         game = engine.get(match.game)
-        events = tea.decide(match, seat, what, game, _set_deadlines)
+        events = tea.decide(match, seat, what, game, deadlines.set_deadlines)
         return _tea_changed(match, game, events)
 
 
 def _tea_changed(match: Match, game, events: list) -> Outcome:
     """A tea change is a version of its own (one state frame), with no move."""
-    prev = next_version(match)
+    prev = transition.bump(match)
     tea.fit_deadline(match)
     match.save(update_fields=tea.TEA_FIELDS)
     built = _commit(match, game, events, prev)
@@ -776,8 +506,13 @@ def _commit(match: Match, game, events: list, prev: int) -> frames.Frames:
     """Build this version's frames now (in the transaction, from the state in
     memory) and send exactly them after commit; arm the next deadline first."""
     built = frames.build(match, game, events, prev)
-    when = match.next_deadline
-    match_id, version = match.pk, match.version
+    _send(built, match.next_deadline)
+    return built
+
+
+def _send(built: frames.Frames, when) -> None:
+    """Arm the next deadline, then announce ``built`` (after the commit when in a transaction)."""
+    match_id, version = built.match_id, built.version
 
     def after():
         if when is not None:
@@ -788,7 +523,9 @@ def _commit(match: Match, game, events: list, prev: int) -> frames.Frames:
         announce(built)
 
     transaction.on_commit(after)
-    return built
+
+
+_round_summary = transition.round_summary  # where the tests found it
 
 
 def announce(built: frames.Frames) -> None:
