@@ -197,7 +197,7 @@ def commit(match: Match, game, events: list, prev: int) -> frames.Frames:
     return built
 
 
-def send(built: frames.Frames, when) -> None:
+def send(built: frames.Frames, when, opened=None) -> None:
     """Arm the next deadline, then announce ``built`` (after the commit when in a transaction)."""
     match_id, version = built.match_id, built.version
 
@@ -207,14 +207,18 @@ def send(built: frames.Frames, when) -> None:
                 clock.schedule(match_id, version, when)
             except Exception:  # noqa: BLE001 - the sweep re-arms a lost deadline
                 log.exception("could not arm the deadline of match %s v%s", match_id, version)
-        announce(built)
+        announce(built, opened=opened)
 
     transaction.on_commit(after)
 
 
-def announce(built: frames.Frames) -> None:
+def announce(built: frames.Frames, opened=None) -> None:
     """Tell the listeners (rooms' broadcast) about a committed version; a
-    listener's failure is logged, never raised into the action."""
+    listener's failure is logged, never raised into the action. ``opened``:
+    the next round's fair deal record the version opened outside a
+    transaction (games/writer.py), announced first (F-1)."""
+    if opened is not None:
+        fairness.announce_now(opened)
     for _receiver, response in version_committed.send_robust(sender=Match, frames=built):
         if isinstance(response, Exception):
             log.error("broadcast of match %s v%s failed: %r", built.match_id, built.version, response)

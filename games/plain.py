@@ -1,25 +1,24 @@
-"""The plain path on the event loop (issue 13), and the end of a round.
+"""A person's move on the event loop (issues 13, 35).
 
-Most actions are a person's card or call inside a round. The play service
-decides those without the row lock in two statements (``services._play_plain``:
-read the match, then one statement that writes it only at the version read
-and appends the move). Here the same decision (``services.plain_step``) runs
-on the table socket's event loop, over the loop's own PostgreSQL
-connections (infra/adb.py): no thread hop, no GIL hand-over. And the read
-is skipped when this process holds the match at the version the player
-saw: the last version it wrote or read (``_matches``), which is the row's
-as long as the write that follows finds the row at that version (its
-``WHERE``), since everything a move reads from the row changes only with
-the version (services.PLAIN_WRITE).
+Most actions are a person's card or call inside a round. Here they are
+decided on the table socket's event loop (``transition.decide``: the same
+decision the threads take) and written by the loop's implementation of the
+one writer (``writer.LoopWriter``: one prepared statement over the loop's
+own PostgreSQL connections, infra/adb.py): no thread hop, no GIL hand-over.
+The read is skipped when this process holds the match at the version the
+player saw: the last version it wrote or read (``_matches``), which is the
+row's as long as the write finds the row at that version (the statement's
+compare-and-swap), since everything a move reads from the row changes only
+with the version.
 
-A person's card that ends a round and nothing more (no match end, no
-seat swap, no tea; the next deal waits for the result pause, C-7) is decided
-here too (``_end_round``): the same one statement also closes the round's
-row and opens the next round's fair deal record, and the ended round's
-public record (F-3) is read on the loop before the frames go out.
+A card that ends a round and nothing more (no match end, no seat swap, no
+tea; the next deal waits for the result pause, C-7) is the same one
+statement, which also closes the round's row and opens the next round's
+fair deal record; the ended round's public record (F-3) is read on the loop
+before the frames go out.
 
-``play`` returns the committed version's ``Outcome`` (frames built, not yet
-announced: the caller announces them, ``announce``) or None: not a plain
+``move`` returns the committed version's ``Outcome`` (frames built, not yet
+announced: the caller announces them, ``announce``) or None: not such a
 move, a row that moved on, or the database unreachable; then the caller
 takes the play service's locked path, which decides it and gives any
 refusal its error, exactly as before.
@@ -33,7 +32,7 @@ from collections import OrderedDict
 from infra import adb
 from infra.rows import RowReader
 
-from . import clock, fairness, services, transition, writer
+from . import accept, clock, fairness, services, transition, writer
 from .models import Match
 
 log = logging.getLogger(__name__)
@@ -83,8 +82,8 @@ async def _read(match_id: int) -> Match | None:
     return await _reader.aone([match_id])
 
 
-async def play(match_id: int, action: dict, *, user_id: int, seat: int | None, version: int):
-    """A person's move on the loop: its ``services.Outcome``, or None (see the module's docstring)."""
+async def move(match_id: int, action: dict, *, user_id: int, seat: int | None, version: int):
+    """A person's move on the loop: its ``accept.Outcome``, or None (see the module's docstring)."""
     if not available() or not isinstance(action, dict):
         return None
     try:
@@ -116,7 +115,10 @@ async def play(match_id: int, action: dict, *, user_id: int, seat: int | None, v
             log.exception("could not arm the deadline of match %s v%s", match.pk, match.version)
     if written.closed is not None:
         t.frames.round_record = await _published(match, *written.closed)
-    return services.Outcome(match.pk, match.version, t.events, t.frames, opened=written.opened)
+    return accept.Outcome(match.pk, match.version, t.events, t.frames, opened=written.opened)
+
+
+play = move  # the name the tests know
 
 
 async def _published(match: Match, number: int, first_seq: int) -> dict | bool:
@@ -132,12 +134,8 @@ async def _published(match: Match, number: int, first_seq: int) -> dict | bool:
 
 
 def announce(outcome) -> None:
-    """Tell the listeners about the version ``play`` committed: the next
-    round's fair deal record it opened first, as the locked path's commit
-    does (fairness.announce_now), then the version (services.announce)."""
-    if outcome.opened is not None:
-        fairness.announce_now(outcome.opened)
-    services.announce(outcome.frames)
+    """Tell the listeners about the version ``move`` committed (``accept.announce``)."""
+    accept.announce(outcome.frames, opened=outcome.opened)
 
 
 def forget() -> None:

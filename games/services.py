@@ -203,9 +203,7 @@ def _play_plain(match_id: int, action: dict, user, seat: int | None, version: in
     written = writer.thread_writer.write(t)
     if written is None:
         return None  # the row moved on since it was read: the locked path decides
-    if written.opened is not None:
-        fairness.announce_now(written.opened)  # F-1: the next round's record, before the version
-    accept.send(t.frames, t.deadline)  # not in a transaction: sent at once
+    accept.send(t.frames, t.deadline, opened=written.opened)  # not in a transaction: sent at once
     return Outcome(t.match.pk, t.version, t.events, t.frames)
 
 

@@ -4,7 +4,7 @@ service on a thread (games/services.py), which decides and names a refusal."""
 
 from __future__ import annotations
 
-from games import plain
+from games import accept, plain
 from games import services as play_service
 from games.errors import PlayError
 from games.models import Match
@@ -17,28 +17,27 @@ class Play:
     """Methods of ``rooms.consumers.TableConsumer`` (its transport is there)."""
 
     async def on_act(self, frame):
+        """A card or a call: on this loop's own connections first (``plain.move``:
+        one transition, one statement), its frames announced and sent from
+        here; else the play service decides on a thread (``_play``)."""
         began = metrics.now()
         self._need_user()
         action = frame.action.model_dump()
-        outcome = await self._play_on_loop(action, frame.seat, frame.v)
+        outcome = None
+        if self.match_id is not None and plain.available():
+            outcome = await plain.move(
+                self.match_id, action, user_id=self.uid, seat=frame.seat, version=frame.v
+            )
+            if outcome is not None:
+                with broadcast.collecting() as box:
+                    accept.announce(outcome.frames, opened=outcome.opened)
+                await broadcast.send_all(box)
         if outcome is None:
             outcome = await self._run(self._play, action, frame.seat, frame.v)
         await self.send_json(
             {"type": "ack", "ref": frame.ref, "match": outcome.match_id, "v": outcome.version}
         )
         metrics.acted(self, began)
-
-    async def _play_on_loop(self, action: dict, seat: int | None, version: int):
-        """A plain move on this loop's own connections (games/plain.py), its
-        frames sent from here; None: the play service decides on a thread."""
-        if self.match_id is None or not plain.available():
-            return None
-        outcome = await plain.play(self.match_id, action, user_id=self.uid, seat=seat, version=version)
-        if outcome is not None:
-            with broadcast.collecting() as box:
-                plain.announce(outcome)
-            await broadcast.send_all(box)
-        return outcome
 
     def _play(self, action: dict, seat: int | None, version: int):
         """The play service on the match this connection last saw; if that
