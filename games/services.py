@@ -1,18 +1,16 @@
-"""The play service: every action (human, bot, timeout, deal) goes through here.
+"""The play service's doors: every action (human, bot, timeout, deal, tea, leave) comes in here.
 
-One transaction per accepted action (ARCHITECTURE.md, "how a move flows"):
-lock the match row, check the sender's seat and the version he saw,
-``engine.apply``, save the state, append the move, bump the version, set the
-next deadline, and build the version's frames from the state in memory.
-After commit: arm the deadline, then announce the frames
-(``signals.version_committed``); a failed announcement never stops the
-deadline.
+One transaction per accepted action (docs/architecture.md, "the flow of one
+action"): the decision is ``transition.check`` (a refusal changes nothing),
+under the match row's lock, and ``accept.accept`` records it through the
+ORM: the move, the version (``transition.bump``), the next deadline, and the
+version's frames built from the state in memory, announced after commit
+with the deadline armed first.
 
-A person's card or call inside a round (no deal, no end of a round or of
-the match, no seat swap, no tea) takes the plain path instead (issue 13):
-the transaction is one statement that writes the match only at the version
-read and appends the move with it, so the version still serialises every
-action of a match without a row lock; anything else takes the locked path.
+A person's card or call that only moves the round on, or ends it and
+nothing more, is decided without the lock (``transition.decide``) and
+written by the one statement of ``games.writer`` (compare-and-swap on the
+version, issue 13 and 35); a row that moved on meanwhile goes the locked way.
 
 This module reaches no other app: what the rest of the site does about an
 action (rooms' seats and status, the ledger, the broadcast) hangs on the
