@@ -1,5 +1,5 @@
 """The table socket's fair deal answers (F-1, F-2): a fingerprint or a value,
-on the loop's own connections first (games/fairness.py), else on a thread;
+on the loop's own connections first (games/fairness/loop.py), else on a thread;
 the answer that makes the deal ready deals through the play service."""
 
 from __future__ import annotations
