@@ -1,18 +1,16 @@
-"""The play service: every action (human, bot, timeout, deal) goes through here.
+"""The play service's doors: every action (human, bot, timeout, deal, tea, leave) comes in here.
 
-One transaction per accepted action (ARCHITECTURE.md, "how a move flows"):
-lock the match row, check the sender's seat and the version he saw,
-``engine.apply``, save the state, append the move, bump the version, set the
-next deadline, and build the version's frames from the state in memory.
-After commit: arm the deadline, then announce the frames
-(``signals.version_committed``); a failed announcement never stops the
-deadline.
+One transaction per accepted action (docs/architecture.md, "the flow of one
+action"): the decision is ``transition.check`` (a refusal changes nothing),
+under the match row's lock, and ``accept.accept`` records it through the
+ORM: the move, the version (``transition.bump``), the next deadline, and the
+version's frames built from the state in memory, announced after commit
+with the deadline armed first.
 
-A person's card or call inside a round (no deal, no end of a round or of
-the match, no seat swap, no tea) takes the plain path instead (issue 13):
-the transaction is one statement that writes the match only at the version
-read and appends the move with it, so the version still serialises every
-action of a match without a row lock; anything else takes the locked path.
+A person's card or call that only moves the round on, or ends it and
+nothing more, is decided without the lock (``transition.decide``) and
+written by the one statement of ``games.writer`` (compare-and-swap on the
+version, issue 13 and 35); a row that moved on meanwhile goes the locked way.
 
 This module reaches no other app: what the rest of the site does about an
 action (rooms' seats and status, the ledger, the broadcast) hangs on the
@@ -31,95 +29,24 @@ writes no seat here: rooms' seats follow the committed version.
 from __future__ import annotations
 
 import logging
-import secrets
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
 
 from games import engine
-from games.engine import CHANCE, IllegalAction
+from games.engine import CHANCE
 from infra.rows import RowReader
 
-from . import clock, decks, fairness, frames, tea
+from . import accept, clock, deadlines, decks, fairness, tea, transition, writer
+from .accept import PLAY_FIELDS, Outcome, announce, shuffled  # noqa: F401 - where callers found them
 from .bots import bot_action, choose
+from .deadlines import DEFAULT_TURN_SECONDS, turn_seconds  # noqa: F401 - where callers found them
 from .errors import PlayError
-from .models import Match, Move, Round, first_due
-from .signals import match_ended, version_committed
+from .models import Match, Move
+from .signals import match_ended
 
 log = logging.getLogger(__name__)
-
-# The ace draw and the deals come from the round's fair deal record
-# (games.fairness, F-1..F-6: separate streams of the same committed values).
-_pace_random = secrets.SystemRandom()  # bots' pauses: nothing to do with the cards
-
-DEFAULT_TURN_SECONDS = 30
-
-
-PLAY_FIELDS = [
-    "state",
-    "version",
-    "deadlines",
-    "next_deadline",
-    "players",
-    "status",
-    "result",
-    "finished_at",
-    "tea",  # H4-X4: an agreed tea is poured when a trick is gathered (games/tea.py)
-]
-"""What an accepted action may change in the match row (saved alone: issue 13)."""
-
-
-@dataclass
-class Outcome:
-    """What one accepted action changed: its version, events and frames."""
-
-    match_id: int
-    version: int
-    events: list = field(default_factory=list)
-    frames: frames.Frames | None = None
-    opened: object | None = None
-    """The next round's fair deal record this action opened, when it is
-    announced by the caller before the frames (the event loop's round end,
-    games/plain.py); the locked path announces its own after commit."""
-
-
-def turn_seconds(match: Match) -> float:
-    """The room's time per turn (C-8), trump choice, bids, put-aside and draft included."""
-    return float(match.rules.get("turn_seconds") or DEFAULT_TURN_SECONDS) * float(
-        settings.TABLE["TURN_SCALE"]
-    )
-
-
-def shuffled(match: Match, game) -> dict:
-    """The pending chance action (the ace draw or the deal) of ``match``, from
-    the fair deal record of the round about to be dealt (F-1..F-6).
-
-    Raises ``fairness.NotReady`` while values are missing and the wait is
-    not over; once it is over, every silent seat gets its substitute first
-    (F-4): the game never stalls on a missing value."""
-    kind, cards = game.pending_chance(match.state)
-    number = _next_round(match)
-    if (given := decks.given(match)) is not None:
-        return given.chance_action(kind, number)  # issue 37: decks fixed in advance (games/decks.py)
-    for _ in range(2):  # at most two waits: the fingerprints, then the values
-        try:
-            return fairness.chance_action(match, number, kind, cards)
-        except fairness.NotReady as exc:
-            if not fairness.due(exc.record):
-                raise
-        fairness.substitute_missing(match.pk, number)
-    return fairness.chance_action(match, number, kind, cards)
-
-
-def _next_round(match: Match) -> int:
-    """The number of the round the pending deal starts (the deal creates its
-    Round, ``_record``): counted once per action, kept on the match read for it."""
-    number = getattr(match, "next_round", None)
-    if number is None:
-        number = match.next_round = match.rounds.count() + 1
-    return number
 
 
 # --- starting ------------------------------------------------------------------
@@ -144,11 +71,11 @@ def create_match(room, players: list[dict]) -> Match:
         tea=tea.start(getattr(room, "story_next", None)) if rules.get("tea") else {},
     )
     fairness.open_round(match, 1)  # F-1: round 1's commitments open now
-    events = _advance(match, game, [])
-    _set_deadlines(match, game, previous={})
-    _wait_for_fair_deal(match)
+    events = accept.advance(match, game, [])
+    deadlines.set_deadlines(match, game, previous={})
+    deadlines.wait_for_fair_deal(match)
     match.save()
-    _commit(match, game, events, prev=0)
+    accept.commit(match, game, events, prev=0)
     return match
 
 
@@ -170,11 +97,11 @@ def deal_if_ready(match_id: int) -> Outcome | None:
             if last is not None and clock.now() < last.timestamp() + float(settings.TABLE["ROUND_PAUSE"]):
                 return None  # C-7: the result is still showing
         try:
-            action = shuffled(match, game)
+            action = accept.shuffled(match, game)
         except fairness.NotReady:
             return None
         state, events = game.apply(match.state, CHANCE, action)
-        return _accept(match, game, CHANCE, action, state, events, Move.Actor.DEALER, None)
+        return accept.accept(match, game, CHANCE, action, state, events, Move.Actor.DEALER, None)
 
 
 PAUSE_MARGIN = 0.5
@@ -232,376 +159,50 @@ def play(
         # The row lock serialises every action of this match: two actions for
         # the same turn queue here, and the second sees the first's version.
         match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None:
-            raise PlayError("no_match")
-        if match.status != Match.Status.ACTIVE:
-            raise PlayError("match_over")
-        if user is not None:
-            own = match.seat_of_user(user.pk)
-            if own is None:
-                raise PlayError("not_seated")
-            if seat is not None and seat != own:
-                raise PlayError("not_your_seat")
-            seat = own
-        if seat is None:
-            raise PlayError("not_seated")
-        if tea.paused(match):
-            raise PlayError("tea_time")  # H4-X4: nothing is played while the narrator speaks
-        game = engine.get(match.game)
-        if version is not None and version != match.version:
-            _check_concurrent(match, game, seat, version)
-        try:
-            state, events = game.apply(match.state, seat, action)
-        except IllegalAction as exc:
-            raise PlayError(exc.code, exc.message) from None
-        return _accept(match, game, seat, action, state, events, actor, user)
+
+        def moved_since(since: int, seats=None) -> bool:
+            moves = match.moves.filter(seq__gt=since)
+            return (moves if seats is None else moves.filter(seat__in=seats)).exists()
+
+        step = transition.check(
+            match,
+            action,
+            user_id=user.pk if user is not None else None,
+            seat=seat,
+            version=version,
+            moved_since=moved_since,
+        )
+        if isinstance(step, transition.Refusal):
+            raise PlayError(step.code, step.detail)
+        return accept.accept(match, step.game, step.seat, action, step.state, step.events, actor, user)
 
 
 PLAIN_PATH = True
 """Whether ``play`` tries the plain path first (issue 13; tests compare both)."""
 
-# The plain path's one statement (a match row is written only at the version
-# read, and only while active; the move is appended in the same statement).
-# Everything a move reads from the row (state, players, deadlines, tea,
-# status) changes only with its version: the one write that keeps the
-# version, the dealer's deadline while a fair deal waits (``expire``), comes
-# when no seat but the dealer may act.
-
-_MATCH_AT_VERSION = """
-    UPDATE games_match SET state = %s::jsonb, version = %s, deadlines = %s::jsonb, next_deadline = %s
-    WHERE id = %s AND version = %s AND status = 'active'
-    RETURNING id
-"""
-_MOVE_FROM_M = """
-INSERT INTO games_move (match_id, seq, seat, action, actor, user_id, events, created_at)
-SELECT id, %s, %s, %s::jsonb, %s, %s, %s::jsonb, %s FROM m
-"""
-
-PLAIN_WRITE = f"WITH m AS ({_MATCH_AT_VERSION}){_MOVE_FROM_M}"
-
-# A round's end on the event loop (issue 13, games/plain.py): the plain
-# path's statement, and in the same statement the round's row closed (as
-# ``_record`` closes it) and the next round's fair deal record opened
-# (``fairness.new_record``, F-1), all only if the match row was written.
-# Returns one row when the match was written: the new record's id (null
-# when the record existed already, ``fairness.open_round``'s idempotence).
-
-ROUND_END_WRITE = f"""
-WITH m AS ({_MATCH_AT_VERSION}), mv AS ({_MOVE_FROM_M}), r AS (
-    UPDATE games_round SET last_seq = %s, ended_at = %s, result = %s::jsonb
-    WHERE match_id = (SELECT id FROM m) AND number = %s AND last_seq IS NULL
-), d AS (
-    INSERT INTO games_dealrecord (
-        match_id, number, algorithm, "table", seats, phase, server_secret, server_commitment,
-        commitments, "values", bots, substituted, deadline, created_at, updated_at
-    )
-    SELECT id, %s, %s, %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s::jsonb, %s::jsonb, %s, %s, %s FROM m
-    ON CONFLICT (match_id, number) DO NOTHING
-    RETURNING id
-)
-SELECT d.id FROM m LEFT JOIN d ON true
-"""
-
-OPEN_ROUND_READ = (
-    "SELECT number, first_seq FROM games_round WHERE match_id = %s AND last_seq IS NULL"
-    " ORDER BY number DESC LIMIT 1"
-)
-"""The round a round-ending move closes (``_record``'s ``current``): its number and first move."""
-
-
-def _person_step(match: Match, action: dict, user_id, seat: int | None):
-    """A person's ``action`` applied to ``match`` in memory, for the paths
-    without the row lock: ``(seat, game, state, events)``, or None where
-    only the locked path may decide (not active, tea, a deal or a pick-up,
-    a seat not his, a refusal). Only reads ``match``."""
-    if match.status != Match.Status.ACTIVE:
-        return None
-    if (match.tea or {}).get("phase") or action.get("type") in ("deal", "pick_up"):
-        return None
-    own = match.seat_of_user(user_id) if user_id is not None else None
-    if own is None or (seat is not None and seat != own):
-        return None
-    game = engine.get(match.game)
-    try:
-        state, events = game.apply(match.state, own, action)
-    except IllegalAction:
-        return None
-    if any(e.get("type") == "swap_seats" for e in events):
-        return None
-    return own, game, state, events
-
-
-def plain_step(match: Match, action: dict, user_id, seat: int | None):
-    """The plain path's decision, shared by this module's path and the event
-    loop's (games/plain.py): ``(seat, game, state, events)`` when ``action``
-    by ``user_id`` only moves the round on, else None (the locked path
-    decides: a deal, the end of a round or of the match, a seat swap, tea,
-    a refusal). Only reads ``match``."""
-    step = _person_step(match, action, user_id, seat)
-    if step is None:
-        return None
-    game, state = step[1], step[2]
-    to_act = game.to_act(state)
-    if not to_act or CHANCE in to_act or game.round_over(state) or game.result(state) is not None:
-        return None
-    return step
-
-
-def round_end_step(match: Match, action: dict, user_id, seat: int | None):
-    """The event loop's round end (games/plain.py): ``(seat, game, state,
-    events)`` when ``action`` by ``user_id`` ends the round and nothing more:
-    the match goes on, the next deal waits for its deadline after the
-    result pause (C-7; nothing is dealt now, ``_advance``), no seat moves,
-    no tea. Else None. Only reads ``match``."""
-    step = _person_step(match, action, user_id, seat)
-    if step is None:
-        return None
-    game, state = step[1], step[2]
-    if decks.possible(match):
-        return None  # issue 37: the locked path asks whether the given rounds are over (games/decks.py)
-    if not game.round_over(state) or game.result(state) is not None or game.to_act(state) != {CHANCE}:
-        return None
-    return step
-
-
-def plain_next(match: Match, own: int, game, state: dict) -> int:
-    """Move ``match`` (a copy nobody else holds) to the plain step's new
-    version in memory: version, state and deadlines. Returns the version before."""
-    prev = next_version(match)
-    match.state = state
-    _set_deadlines(match, game, previous=_others(match.deadlines, own))
-    return prev
-
-
-def plain_params(match: Match, prev: int, own: int, action: dict, user_id, events: list) -> list:
-    """The parameters of ``PLAIN_WRITE`` for ``match`` at its new version."""
-    return [
-        frames.dumps(match.state),
-        match.version,
-        frames.dumps(match.deadlines),
-        match.next_deadline,
-        match.pk,
-        prev,
-        match.version,
-        own,
-        frames.dumps(action),
-        Move.Actor.PLAYER,
-        user_id,
-        frames.dumps(events),
-        clock.now_dt(),
-    ]
-
-
-def round_end_params(
-    match: Match, prev: int, own: int, action: dict, user_id, events: list, number: int, record, now
-) -> list:
-    """The parameters of ``ROUND_END_WRITE``: ``match`` at its new version
-    (``plain_next``) ends round ``number`` and opens ``record`` (the next
-    round's, unsaved: ``fairness.new_record``) at ``now``."""
-    params = plain_params(match, prev, own, action, user_id, events)
-    params[-1] = now
-    return params + [
-        match.version,
-        now,
-        frames.dumps(_round_summary(events)),
-        number,
-        record.number,
-        record.algorithm,
-        record.table,
-        record.seats,
-        record.phase,
-        record.server_secret,
-        record.server_commitment,
-        frames.dumps(record.commitments),
-        frames.dumps(record.values),
-        frames.dumps(record.bots),
-        frames.dumps(record.substituted),
-        record.deadline,
-        now,
-        now,
-    ]
-
 
 def _play_plain(match_id: int, action: dict, user, seat: int | None, version: int) -> Outcome | None:
-    """A person's move that only moves the round on, in two statements and no row lock (issue 13).
-
-    Most actions are a card or a call inside a round: no deal follows, no
-    round or match ends, no seat moves, no tea. For those the locked path's
-    five round trips (BEGIN, the row lock, the move, the match, COMMIT)
-    become two: read the match, then one statement that updates the row only
-    if it is still at the version read (and active) and appends the move in
-    the same statement, so either both happen or neither. Anything else,
-    or a row that moved on meanwhile (another seat's move, a leave), returns
-    None and the caller takes the locked path, which decides it as before:
-    so a refusal always comes from that path, with its error. The table's
-    sockets run the same decision on their event loop (games/plain.py)."""
+    """A person's move decided without the row lock, in two statements (issue 13, 35):
+    read the match, then the transition's one statement (games/writer.py),
+    which writes only at the version read. A move that only moves the round on
+    or ends it and nothing more (``transition.decide``); anything else, or a
+    row that moved on meanwhile (another seat's move, a leave), returns None
+    and the caller takes the locked path, which decides it as before: so a
+    refusal always comes from that path, with its error. The table's sockets
+    take the same transition on their event loop (games/plain.py)."""
     if not PLAIN_PATH or connection.vendor != "postgresql" or connection.in_atomic_block:
         return None
     match = read_match(match_id)
     if match is None or match.version != version:
         return None
-    user_id = user.pk if user is not None else None
-    step = plain_step(match, action, user_id, seat)
-    if step is None:
+    t = transition.decide(match, action, user_id=user.pk if user is not None else None, seat=seat)
+    if t is None:
         return None
-    own, game, state, events = step
-    prev = plain_next(match, own, game, state)
-    with connection.cursor() as cursor:
-        cursor.execute(PLAIN_WRITE, plain_params(match, prev, own, action, user_id, events))
-        if cursor.rowcount != 1:
-            return None  # the row moved on since it was read: the locked path decides
-    built = _commit(match, game, events, prev)  # not in a transaction: sent at once
-    return Outcome(match.pk, match.version, events, built)
-
-
-def _accept(
-    match: Match, game, seat: int, action: dict, state: dict, events: list, actor: str, user
-) -> Outcome:
-    """The end of every accepted action, in its transaction: record the move,
-    play the chance steps that follow, set the clocks, save, build the frames."""
-    prev = match.version
-    events = _record(match, game, seat, action, state, events, actor, user)
-    events = _advance(match, game, events)
-    # H4-X1: picking the middle card up is no move of the turn; every clock runs on, the picker's too.
-    kept = match.deadlines if action.get("type") == "pick_up" else _others(match.deadlines, seat)
-    _set_deadlines(match, game, previous=kept)
-    events = tea.after_action(match, game, events)  # H4-X4: an agreed tea begins after the trick
-    match.save(update_fields=PLAY_FIELDS)
-    built = _commit(match, game, events, prev)
-    return Outcome(match.pk, match.version, events, built)
-
-
-def next_version(match: Match) -> int:
-    """The one place a match's version moves on (in memory; its writer stores
-    it, compare-and-swap on the plain path, under the row lock elsewhere):
-    every accepted action, tea change and leave is one version. Returns the
-    version before."""
-    prev = match.version
-    match.version = prev + 1
-    return prev
-
-
-def _check_concurrent(match: Match, game, seat: int, version: int) -> None:
-    """A stale version is refused, except for a seat that is not the only one
-    to act: where several seats act at once (the hokm2 draft), or where a
-    seat acts out of turn (early play, H4-X2), other seats' moves since
-    ``version`` do not make his stale, as long as he has not moved since and
-    no deal came between. The engine still checks the action itself."""
-    if version > match.version or version < 0:
-        raise PlayError("stale_version")
-    if not match.moves.filter(seq__gt=version).exists():
-        return  # H4-X4: only the tea moved the version since; the table is as he saw it
-    to_act = game.to_act(match.state) - {CHANCE}
-    alone_to_act = to_act == {seat}
-    if alone_to_act or not to_act:
-        raise PlayError("stale_version")
-    if match.moves.filter(seq__gt=version, seat__in=[seat, CHANCE]).exists():
-        raise PlayError("stale_version")
-
-
-def _record(match, game, seat, action, state, events, actor, user) -> list:
-    next_version(match)
-    match.state = state
-    Move.objects.create(
-        match=match,
-        seq=match.version,
-        seat=seat,
-        action=action,
-        actor=actor,
-        user=user if actor == Move.Actor.PLAYER else None,
-        events=events,
-    )
-    if actor == Move.Actor.CLOCK:
-        events = [{"type": "auto", "seat": seat}] + events
-    for event in events:
-        if event.get("type") == "swap_seats":
-            _swap_players(match, event["a"], event["b"])
-    if action.get("type") == "deal":
-        number = _next_round(match)
-        Round.objects.create(match=match, number=number, first_seq=match.version)
-        match.next_round = number + 1
-    current = None
-    if game.round_over(state) or not game.to_act(state):
-        current = match.rounds.filter(last_seq__isnull=True).order_by("-number").first()
-        if current is not None:
-            current.last_seq = match.version
-            current.ended_at = clock.now_dt()
-            current.result = _round_summary(events)
-            current.save(update_fields=["last_seq", "ended_at", "result"])
-    result = game.result(state)
-    if result is None and current is not None and game.round_over(state):
-        given = decks.given(match)  # issue 37: a match of given decks ends after its last one
-        result = given.result(state, current.number) if given is not None else None
-    if result is not None and match.status == Match.Status.ACTIVE:
-        _finish(match, result)
-    elif current is not None and game.round_over(state) and match.status == Match.Status.ACTIVE:
-        # The next round's commitments are exchanged during the result pause (C-7, F-1).
-        fairness.open_round(match, current.number + 1)
-    return events
-
-
-def _round_summary(events) -> dict:
-    keep = {"round_won", "round_scored", "deal_scored", "match_won", "rubber_won"}
-    return {"events": [e for e in events if e.get("type") in keep]}
-
-
-def _advance(match: Match, game, events: list) -> list:
-    """Apply the chance steps that follow at once (the deal after the draw,
-    the first deal). The deal after a finished round waits for its deadline
-    (C-7: the result is shown first)."""
-    while (
-        match.status == Match.Status.ACTIVE
-        and CHANCE in game.to_act(match.state)
-        and not game.round_over(match.state)
-    ):
-        try:
-            action = shuffled(match, game)
-        except fairness.NotReady as exc:
-            # F-2: values are still coming; the deal waits for them, or for
-            # the record's deadline (a few seconds, F-4).
-            match.fair_waiting = exc.record
-            break
-        match.fair_waiting = None
-        state, new = game.apply(match.state, CHANCE, action)
-        events = events + _record(match, game, CHANCE, action, state, new, Move.Actor.DEALER, None)
-    return events
-
-
-def _wait_for_fair_deal(match: Match) -> None:
-    """After ``_set_deadlines``: a deal that waits for its fair record is due
-    at the record's deadline (when the silent seats are replaced), not after
-    the result pause."""
-    record = getattr(match, "fair_waiting", None)
-    key = str(CHANCE)
-    if record is None or record.deadline is None or key not in (match.deadlines or {}):
-        return
-    match.deadlines = {**match.deadlines, key: max(record.deadline.timestamp(), clock.now())}
-    match.next_deadline = datetime.fromtimestamp(min(match.deadlines.values()), tz=UTC)
-
-
-def _swap_players(match: Match, a: int, b: int) -> None:
-    """H4-X6: partners sit opposite; the engine moved seats, we move the players.
-    Whoever keeps seats of its own (rooms) follows the ``swap_seats`` event
-    of the committed version (``signals.version_committed``)."""
-    players = []
-    for p in match.players:
-        p = dict(p)
-        if p["seat"] == a:
-            p["seat"] = b
-        elif p["seat"] == b:
-            p["seat"] = a
-        players.append(p)
-    match.players = sorted(players, key=lambda p: p["seat"])
-
-
-def _finish(match: Match, result: dict) -> None:
-    match.status = Match.Status.FINISHED
-    match.result = result
-    match.finished_at = clock.now_dt()
-    match.deadlines = {}
-    match.next_deadline = None
-    match.save()
-    match_ended.send(sender=Match, match=match)
+    written = writer.thread_writer.write(t)
+    if written is None:
+        return None  # the row moved on since it was read: the locked path decides
+    accept.send(t.frames, t.deadline, opened=written.opened)  # not in a transaction: sent at once
+    return Outcome(t.match.pk, t.version, t.events, t.frames)
 
 
 def abandon(match: Match, leaver_seat: int) -> Outcome:
@@ -612,49 +213,15 @@ def abandon(match: Match, leaver_seat: int) -> Outcome:
     match.finished_at = clock.now_dt()
     match.deadlines = {}
     match.next_deadline = None
-    prev = next_version(match)
+    prev = transition.bump(match)
     match.save()
     match_ended.send(sender=Match, match=match)
     events = [{"type": "left", "seat": leaver_seat}]
-    built = _commit(match, engine.get(match.game), events, prev=prev)
+    built = accept.commit(match, engine.get(match.game), events, prev=prev)
     return Outcome(match.pk, match.version, events, built)
 
 
 # --- deadlines ---------------------------------------------------------------------------
-
-
-def _is_bot(match: Match, seat: int) -> bool:
-    p = match.player_at(seat)
-    return bool(p and p.get("bot"))
-
-
-def _others(deadlines: dict, seat: int) -> dict:
-    """The deadlines of the seats that did not just act: they keep running."""
-    return {k: v for k, v in (deadlines or {}).items() if k != str(seat)}
-
-
-def _set_deadlines(match: Match, game, previous: dict) -> None:
-    """Every seat to act gets a deadline (C-8); a seat that was already
-    waiting keeps its own (several seats acting at once, the hokm2 draft).
-    Bots act after a short human-looking pause; the next deal after the
-    round's result pause (C-7)."""
-    if match.status != Match.Status.ACTIVE:
-        match.deadlines, match.next_deadline = {}, None
-        return
-    now = clock.now()
-    deadlines = {}
-    for seat in sorted(game.to_act(match.state)):
-        key = str(seat)
-        if seat == CHANCE:
-            deadlines[key] = now + float(settings.TABLE["ROUND_PAUSE"])
-        elif _is_bot(match, seat):
-            # A human-looking pause: the configured delay, give or take a third.
-            delay = float(settings.TABLE["BOT_DELAY"]) * _pace_random.uniform(0.67, 1.33)
-            deadlines[key] = previous.get(key) or now + delay
-        else:
-            deadlines[key] = previous.get(key) or now + turn_seconds(match)
-    match.deadlines = deadlines
-    match.next_deadline = datetime.fromtimestamp(min(deadlines.values()), tz=UTC) if deadlines else None
 
 
 _MATCH_READ = RowReader(Match, '"games_match"."id" = %s')
@@ -685,11 +252,11 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
             return None
         if tea.due(match):  # H4-X4: the ten seconds, or the chapter, are over
             game = engine.get(match.game)
-            return _tea_changed(match, game, tea.on_due(match, game, _set_deadlines))
-        due = _due_seat(match)
+            return _tea_changed(match, game, tea.on_due(match, game, deadlines.set_deadlines))
+        due = deadlines.due_seat(match)
         if due is None:
             # Early (a clock that fired ahead of time): re-arm for the real deadline.
-            _arm_after_commit(match)
+            accept.arm_after_commit(match)
             return None
         seat, actor = due
         game = engine.get(match.game)
@@ -697,19 +264,19 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
             # F-4/F-5: after the wait a silent seat gets its substitute (flagged,
             # in ``shuffled``), then the deal.
             try:
-                action = shuffled(match, game)
+                action = accept.shuffled(match, game)
             except fairness.NotReady as exc:
                 match.fair_waiting = exc.record
-                _wait_for_fair_deal(match)
+                deadlines.wait_for_fair_deal(match)
                 match.save(update_fields=["deadlines", "next_deadline"])
-                _arm_after_commit(match)
+                accept.arm_after_commit(match)
                 return None
         elif actor == Move.Actor.BOT:
             action = thought[1] if thought and thought[0] == seat else _think(match, seat)
         else:
             action = game.auto_action(match.state, seat)
         state, events = game.apply(match.state, seat, action)
-        return _accept(match, game, seat, action, state, events, actor, None)
+        return accept.accept(match, game, seat, action, state, events, actor, None)
 
 
 def _think(match: Match, seat: int):
@@ -730,14 +297,10 @@ def _bot_thought(match_id: int, version: int):
     match = read_match(match_id)
     if match is None or match.status != Match.Status.ACTIVE or match.version != version or tea.due(match):
         return None
-    due = _due_seat(match)
+    due = deadlines.due_seat(match)
     if due is None or due[1] != Move.Actor.BOT:
         return None
     return due[0], _think(match, due[0])
-
-
-def _due_seat(match: Match, now: float | None = None):
-    return first_due(match.deadlines, match.players, clock.now() if now is None else now)
 
 
 # --- tea with the narrator (H4-X4, games/tea.py) ----------------------------------------
@@ -756,53 +319,17 @@ def tea_say(match_id: int, user, what: str) -> Outcome:
         if seat is None:
             raise PlayError("not_seated")
         game = engine.get(match.game)
-        events = tea.decide(match, seat, what, game, _set_deadlines)
+        events = tea.decide(match, seat, what, game, deadlines.set_deadlines)
         return _tea_changed(match, game, events)
 
 
 def _tea_changed(match: Match, game, events: list) -> Outcome:
     """A tea change is a version of its own (one state frame), with no move."""
-    prev = next_version(match)
+    prev = transition.bump(match)
     tea.fit_deadline(match)
     match.save(update_fields=tea.TEA_FIELDS)
-    built = _commit(match, game, events, prev)
+    built = accept.commit(match, game, events, prev)
     return Outcome(match.pk, match.version, events, built)
-
-
-# --- after commit ---------------------------------------------------------------------
-
-
-def _commit(match: Match, game, events: list, prev: int) -> frames.Frames:
-    """Build this version's frames now (in the transaction, from the state in
-    memory) and send exactly them after commit; arm the next deadline first."""
-    built = frames.build(match, game, events, prev)
-    when = match.next_deadline
-    match_id, version = match.pk, match.version
-
-    def after():
-        if when is not None:
-            try:
-                clock.schedule(match_id, version, when)
-            except Exception:  # noqa: BLE001 - the sweep re-arms a lost deadline
-                log.exception("could not arm the deadline of match %s v%s", match_id, version)
-        announce(built)
-
-    transaction.on_commit(after)
-    return built
-
-
-def announce(built: frames.Frames) -> None:
-    """Tell the listeners (rooms' broadcast) about a committed version; a
-    listener's failure is logged, never raised into the action."""
-    for _receiver, response in version_committed.send_robust(sender=Match, frames=built):
-        if isinstance(response, Exception):
-            log.error("broadcast of match %s v%s failed: %r", built.match_id, built.version, response)
-
-
-def _arm_after_commit(match: Match) -> None:
-    match_id, version, when = match.pk, match.version, match.next_deadline
-    if when is not None:
-        transaction.on_commit(lambda: clock.schedule(match_id, version, when))
 
 
 def sweep(now: datetime | None = None, grace: float = 2.0) -> int:
@@ -826,3 +353,7 @@ def sweep(now: datetime | None = None, grace: float = 2.0) -> int:
         except Exception:  # noqa: BLE001 - one broken match must not stop the sweep
             log.exception("sweep failed for match %s", match_id)
     return count
+
+
+_round_summary = transition.round_summary  # where the tests found it
+_finish = accept.finish

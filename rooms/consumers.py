@@ -35,18 +35,20 @@ from django.conf import settings
 from django.utils import translation
 
 from accounts.sockets import CLOSE_SIGNED_OUT, user_group
-from games import clock, engine, fairness, frames, plain
-from games import services as play_service
+from games import clock, plain
 from games.errors import PlayError
-from games.fairdeal import FairnessError
-from games.models import DealRecord, Match
+from games.models import Match
 from infra import adb
 from infra.lanes import db
 from ops import metrics
 
-from . import broadcast, heartbeats, hints, presence, protocol
-from . import services as room_service
-from .models import Room, Seat
+from . import broadcast, heartbeats, presence, protocol
+from .models import Room
+from .table.fair import FairDeal
+from .table.hello import Greeting
+from .table.play import Play
+from .table.room import RoomActions
+from .table.social import Social
 
 CLOSE_NO_ROOM = 4404
 _VERSION = 'SELECT "version" FROM "games_match" WHERE "id" = %s'
@@ -71,14 +73,10 @@ def _remember_room(code: str, room_id: int) -> None:
     _room_ids[code] = room_id
 
 
-async def _announce_fair(record) -> None:
-    """A fair deal's record just written on the loop, to its table (fairness.answer_on_loop)."""
-    with broadcast.collecting() as box:
-        fairness.announce_now(record)
-    await broadcast.send_all(box)
+class TableConsumer(Greeting, Play, RoomActions, FairDeal, Social, AsyncWebsocketConsumer):
+    """The transport: connect, groups, parse, rate limit, send; each feature's
+    frames are handled by a mixin of rooms/table/."""
 
-
-class TableConsumer(AsyncWebsocketConsumer):
     room_id: int | None = None
     match_id: int | None = None
     code: str = ""
@@ -259,86 +257,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(broadcast.public_group(self.room_id), self.channel_name)
         self.in_public = public
 
-    # --- what a connection is told (each built in one hop) ---------------------------
-
-    def _hello(self, room_id: int | None = None, arriving: bool = False) -> dict | None:
-        """The room frame and the current state frame of this viewer, from the
-        database. ``arriving`` (on connect): this connection's presence is
-        stored first and the room, with it, goes to the others too: the whole
-        arrival is one thread hop and one room snapshot (issue 13)."""
-        rooms = Room.objects.select_related("creator")
-        room = rooms.filter(pk=room_id).first() if room_id else rooms.filter(code=self.code).first()
-        if room is None or room.code != self.code:
-            return None
-        match = Match.objects.filter(room_id=room.pk).order_by("-id").first()
-        seat = None
-        if self.uid is not None:
-            seat = (
-                Seat.objects.filter(room_id=room.pk, user_id=self.uid)
-                .values_list("number", flat=True)
-                .first()
-            )
-        self.seat_number = seat
-        if arriving:
-            presence.store().touch(self.code, self.conn_id, self.who, seat)
-        snapshot = broadcast.room_snapshot(room, match)
-        if arriving:
-            broadcast.presence_changed(room, force=True, snapshot=snapshot)
-        state = None
-        player = False
-        fair = None
-        if match is not None:
-            own = frames.viewer_seat(match, self.uid)
-            player = own is not None
-            state = frames.state_frame(match, engine.get(match.game), own, full=True)
-            fair = self._fair_waiting(match)
-        profile = getattr(self.user, "profile", None) if self.authenticated else None
-        return {
-            "hide_reactions": bool(profile and profile.hide_reactions),
-            "room_id": room.pk,
-            "language": self._language(),
-            "room": snapshot,
-            "state": state,
-            "player": player,
-            "fair": fair,
-        }
-
-    @staticmethod
-    def _fair_waiting(match) -> dict | None:
-        """The public state of a fair deal still collecting fingerprints or
-        values (a browser that connects late still answers in time, F-1)."""
-        if match.status != Match.Status.ACTIVE:
-            return None
-        waiting = (DealRecord.Phase.COMMIT, DealRecord.Phase.REVEAL)
-        record = DealRecord.objects.filter(match=match, phase__in=waiting).order_by("-number").first()
-        return {"type": "fair_state", **fairness.public_state(record)} if record is not None else None
-
-    async def _send_hello(self, hello: dict) -> None:
-        await self.send_json({"type": "room", "room": hello["room"], "you": self._you()})
-        state = hello["state"]
-        if state is not None:
-            if self._stale(state):
-                # A newer version reached this socket while the greeting was read
-                # (the groups are joined first): the snapshot would step it back.
-                state = None
-            else:
-                self.match_id, self.last_v, self.frame_at = state["match"], state["v"], time.monotonic()
-                await self.send_json(state)
-        if hello.get("fair") is not None:
-            await self.send_json(hello["fair"])
-
-    async def _resync(self) -> None:
-        hello = await self._run(self._hello, self.room_id)
-        if hello is not None:
-            await self._set_public(not hello["player"])
-            await self._send_hello(hello)
-
-    def _gone(self) -> None:
-        heartbeats.keeper.dropped(self.code, self.conn_id)
-        room = Room.objects.select_related("creator").filter(pk=self.room_id).first()
-        if room is not None:
-            broadcast.presence_changed(room, force=True)
-
     # --- incoming ---------------------------------------------------------------
 
     def _allow_frame(self) -> bool:
@@ -406,182 +324,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def on_sync(self, frame):
         await self._resync()
 
-    async def on_act(self, frame):
-        began = metrics.now()
-        self._need_user()
-        action = frame.action.model_dump()
-        outcome = await self._play_on_loop(action, frame.seat, frame.v)
-        if outcome is None:
-            outcome = await self._run(self._play, action, frame.seat, frame.v)
-        await self.send_json(
-            {"type": "ack", "ref": frame.ref, "match": outcome.match_id, "v": outcome.version}
-        )
-        metrics.acted(self, began)
-
-    async def _play_on_loop(self, action: dict, seat: int | None, version: int):
-        """A plain move on this loop's own connections (games/plain.py), its
-        frames sent from here; None: the play service decides on a thread."""
-        if self.match_id is None or not plain.available():
-            return None
-        outcome = await plain.play(self.match_id, action, user_id=self.uid, seat=seat, version=version)
-        if outcome is not None:
-            with broadcast.collecting() as box:
-                plain.announce(outcome)
-            await broadcast.send_all(box)
-        return outcome
-
-    def _play(self, action: dict, seat: int | None, version: int):
-        """The play service on the match this connection last saw; if that
-        one is over, on the room's active match (a new one may have started).
-        The plain path was tried on the loop already when it is available."""
-        match_id = self.match_id
-        tried = plain.available()
-        if match_id is not None:
-            try:
-                return play_service.play(
-                    match_id, action, user=self.user, seat=seat, version=version, plain=not tried
-                )
-            except PlayError as exc:
-                if exc.code not in {"match_over", "no_match"}:
-                    raise
-        active = (
-            Match.objects.filter(room_id=self.room_id, status=Match.Status.ACTIVE)
-            .values_list("pk", flat=True)
-            .first()
-        )
-        if active is None or active == match_id:
-            raise PlayError("no_match")
-        self.match_id = active
-        return play_service.play(active, action, user=self.user, seat=seat, version=version)
-
-    async def on_react(self, frame):
-        self._need_user()
-        await self._run(self._room_action, room_service.react, frame.reaction)
-
-    async def on_sit(self, frame):
-        self._need_user()
-        await self._run(self._room_action, room_service.sit, frame.seat, frame.move)
-        await self._resync()
-
-    async def on_stand(self, frame):
-        self._need_user()
-        await self._run(self._room_action, room_service.stand)
-        await self._resync()
-
-    async def on_ready(self, frame):
-        self._need_user()
-        await self._run(self._room_action, room_service.set_ready, frame.ready)
-
-    async def on_bot(self, frame):
-        self._need_user()
-        await self._run(self._room_action, room_service.set_bot, frame.seat, frame.bot, frame.level)
-
-    async def on_start(self, frame):
-        self._need_user()
-        await self._run(self._room_action, room_service.start)
-
-    async def on_rematch(self, frame):
-        self._need_user()
-        await self._run(self._room_action, room_service.rematch, frame.agree)
-
-    async def on_leave(self, frame):
-        self._need_user()
-        try:
-            result = await self._run(self._room_action, room_service.leave, frame.confirm)
-        except PlayError as exc:
-            if exc.code == "confirm_required":
-                await self.send_json(
-                    {
-                        "type": "confirm_leave",
-                        "cost": exc.detail,
-                        "points": room_service.leave_points(self._game),
-                        "ref": frame.ref,
-                    }
-                )
-                return
-            raise
-        await self.send_json({"type": "left", **result})
-        await self._resync()
-
-    async def on_fair_commit(self, frame):
-        """F-1: this player's fingerprint for the round's deal (on the loop; else one hop)."""
-        self._need_user()
-        if not await self._fair_on_loop("commit", frame.round, frame.commitment):
-            await self._run(self._fair, fairness.commit, frame.round, frame.commitment)
-
-    async def on_fair_reveal(self, frame):
-        """F-2: this player's value; the last one deals at once (on the loop; else one hop)."""
-        self._need_user()
-        if not await self._fair_on_loop("reveal", frame.round, frame.value):
-            await self._run(self._fair, fairness.reveal, frame.round, frame.value)
-
-    async def _fair_on_loop(self, kind: str, number: int, text: str) -> bool:
-        """The answer for the match this connection last saw, on the loop's own
-        connections (infra/adb.py); the deal it made ready goes to a thread.
-        False: the thread's path decides (no match known here, the record not
-        found: a new match may have begun, or the database out of the loop's reach)."""
-        if self.match_id is None or not plain.available():
-            return False
-        try:
-            record, _, leads = await fairness.answer_on_loop(
-                kind,
-                self.match_id,
-                number,
-                text,
-                user_id=self.uid,
-                room_id=self.room_id,
-                announce=_announce_fair,
-            )
-        except FairnessError as exc:
-            if exc.code in {"no_match", "no_deal_record"}:
-                return False
-            raise PlayError(exc.code, exc.message) from None
-        except Exception:  # noqa: BLE001 - the thread's path decides, on the ORM's connections
-            log.exception("a fair deal answer on the loop failed")
-            return False
-        if not leads:  # written with others' answers of this table: the batch's last one deals
-            return True
-        if record.phase == DealRecord.Phase.READY and not play_service.deal_waits_for_pause(record):
-            await self._run(play_service.deal_if_ready, self.match_id)
-        return True
-
-    def _fair(self, step, number: int, text: str) -> None:
-        """``step`` (fairness.commit or reveal) for the seat this user holds in
-        the room's active match (never a seat from the frame), read with the
-        round's record; when that made the deal ready, deal now through the
-        play service. The match is the one this connection last saw; if that
-        one is over (a new one may have started), the room's active match."""
-        tried = self.match_id
-        if tried is not None:
-            try:
-                return self._fair_on(tried, step, number, text)
-            except PlayError as exc:
-                if exc.code not in {"no_match", "no_deal_record"}:
-                    raise
-        active = (
-            Match.objects.filter(room_id=self.room_id, status=Match.Status.ACTIVE)
-            .values_list("pk", flat=True)
-            .first()
-        )
-        if active is None:
-            raise PlayError("no_match")
-        if active == tried:
-            raise PlayError("no_deal_record", "This round has no deal waiting.")
-        return self._fair_on(active, step, number, text)
-
-    def _fair_on(self, match_id: int, step, number: int, text: str) -> None:
-        try:
-            record = step(match_id, number, None, text, user_id=self.uid, room_id=self.room_id)
-        except FairnessError as exc:
-            raise PlayError(exc.code, exc.message) from None
-        if record.phase == DealRecord.Phase.READY and not play_service.deal_waits_for_pause(record):
-            play_service.deal_if_ready(match_id)
-
-    def _room_action(self, action, *args):
-        room = Room.objects.select_related("creator").get(pk=self.room_id)
-        self._game = room.game
-        return action(room, self.user, *args)
-
     # --- group messages: sent on as they came, no database -------------------------
 
     def _saw(self, message) -> None:
@@ -618,18 +360,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         self._saw(message)
         await self.send(text_data=message["text"])
 
-    async def room_update(self, message):
-        room = message["room"]
-        self.seat_number = next(
-            (s["number"] for s in room["seats"] if self.uid and s["user_id"] == self.uid), None
-        )
-        player = self.uid is not None and self.uid in room.get("match_players", [])
-        was_public = self.in_public
-        await self.send_json({"type": "room", "room": room, "you": self._you()})
-        if room.get("match") != self.match_id or was_public == player:
-            # A new match, or this viewer's class changed: start from the database's state.
-            await self._resync()
-
     async def fair_state(self, message):
         """A round's fair deal moved on (public: fingerprints, who answered)."""
         await self.send(text_data=message["text"])
@@ -637,50 +367,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def fair_record(self, message):
         """F-3: an ended round's record; only this match's players get the message."""
         await self.send(text_data=message["text"])
-
-    async def table_reaction(self, message):
-        await self.send_json({"type": "reaction", "seat": message["seat"], "reaction": message["reaction"]})
-
-    # --- tea with the narrator (H4-X4) and throwing things (H4-X5) ---------------------
-
-    async def on_tea(self, frame):
-        """Ask for tea, say yes or no to another's, or press continue (games/tea.py)."""
-        self._need_user()
-        outcome = await self._run(self._tea, frame.say)
-        await self.send_json(
-            {"type": "ack", "ref": frame.ref, "match": outcome.match_id, "v": outcome.version}
-        )
-
-    def _tea(self, what: str):
-        match_id = (
-            Match.objects.filter(room_id=self.room_id, status=Match.Status.ACTIVE)
-            .values_list("pk", flat=True)
-            .first()
-        )
-        if match_id is None:
-            raise PlayError("no_match")
-        return play_service.tea_say(match_id, self.user, what)
-
-    async def on_throw(self, frame):
-        """H4-X5: no answer of its own when accepted (the thrower gets the same
-        ``throw`` frame as everyone else); a refusal is an error to him alone."""
-        self._need_user()
-        await self._run(self._room_action, room_service.throw, frame.item, frame.target)
-
-    async def on_hide_reactions(self, frame):
-        """R-5: the viewer's eye; while hidden, throws are not sent to this connection at all."""
-        self.hide_reactions = frame.hide
-
-    async def on_hint(self, frame):
-        """Issue 38: a learner's hint, practice matches only (rooms/hints.py)."""
-        self._need_user()
-        hint = await self._run(hints.hint_frame, self.match_id, self.user, self.language)
-        await self.send_json({**hint, "ref": frame.ref})
-
-    async def table_throw(self, message):
-        if self.hide_reactions:
-            return
-        await self.send_json({"type": "throw", "item": message["item"], "target": message["target"]})
 
     async def user_close(self, message):
         """Signed out or deactivated elsewhere: this socket must not act for him any more."""

@@ -18,7 +18,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import clock, engine
+from games import clock, deadlines, engine
 from games import services as play_service
 from games.engine import CHANCE
 from games.errors import PlayError
@@ -206,7 +206,7 @@ def test_a_row_that_moved_on_after_the_read_goes_the_locked_way(make_user, monke
     game = engine.get("hokm2")
     seat = min(game.to_act(match.state))
     action = game.legal_actions(match.state, seat)[0]
-    real = play_service._set_deadlines
+    real = deadlines.set_deadlines
     calls = []
 
     def meanwhile(m, g, previous):
@@ -219,7 +219,7 @@ def test_a_row_that_moved_on_after_the_read_goes_the_locked_way(make_user, monke
             monkeypatch.setattr(play_service, "PLAIN_PATH", True)
             assert results == [("ok", 2)]
 
-    monkeypatch.setattr(play_service, "_set_deadlines", meanwhile)
+    monkeypatch.setattr(deadlines, "set_deadlines", meanwhile)
     with pytest.raises(PlayError) as exc, broadcast.collecting() as box:
         play_service.play(match.pk, action, user=users[seat - 1], version=1)
     assert exc.value.code == "stale_version"

@@ -25,7 +25,7 @@ import random
 
 import pytest
 
-from games import engine, frames
+from games import accept, engine, frames
 from games import services as play_service
 from games.engine import CHANCE
 from games.models import Match, Move
@@ -320,7 +320,7 @@ def table(settings, make_user, monkeypatch):
         rng.setdefault(match.game, random.Random(SEEDS[match.game])).shuffle(deck)
         return {"type": kind, "deck": deck}
 
-    monkeypatch.setattr(play_service, "shuffled", seeded)
+    monkeypatch.setattr(accept, "shuffled", seeded)  # the pending deal of every path (games/accept.py)
     settings.TABLE = {**settings.TABLE, "ROUND_PAUSE": 0.0}
     # The frames are checked here as the play service hands them over; their
     # transport over Redis is the frame recorder's part (test_frame_scanner.py).

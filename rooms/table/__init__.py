@@ -1,0 +1,1 @@
+"""The table socket's handlers, one module per feature (rooms/consumers.py is the transport)."""

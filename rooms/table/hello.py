@@ -1,0 +1,106 @@
+"""What a table connection is told from the database: the greeting (the
+room frame and this viewer's state frame), a resync, and the room's updates."""
+
+from __future__ import annotations
+
+import time
+
+from games import engine, fairness, frames
+from games.models import DealRecord, Match
+
+from .. import broadcast, heartbeats, presence
+from ..models import Room, Seat
+
+
+class Greeting:
+    """Methods of ``rooms.consumers.TableConsumer`` (its transport is there)."""
+
+    def _hello(self, room_id: int | None = None, arriving: bool = False) -> dict | None:
+        """The room frame and the current state frame of this viewer, from the
+        database. ``arriving`` (on connect): this connection's presence is
+        stored first and the room, with it, goes to the others too: the whole
+        arrival is one thread hop and one room snapshot (issue 13)."""
+        rooms = Room.objects.select_related("creator")
+        room = rooms.filter(pk=room_id).first() if room_id else rooms.filter(code=self.code).first()
+        if room is None or room.code != self.code:
+            return None
+        match = Match.objects.filter(room_id=room.pk).order_by("-id").first()
+        seat = None
+        if self.uid is not None:
+            seat = (
+                Seat.objects.filter(room_id=room.pk, user_id=self.uid)
+                .values_list("number", flat=True)
+                .first()
+            )
+        self.seat_number = seat
+        if arriving:
+            presence.store().touch(self.code, self.conn_id, self.who, seat)
+        snapshot = broadcast.room_snapshot(room, match)
+        if arriving:
+            broadcast.presence_changed(room, force=True, snapshot=snapshot)
+        state = None
+        player = False
+        fair = None
+        if match is not None:
+            own = frames.viewer_seat(match, self.uid)
+            player = own is not None
+            state = frames.state_frame(match, engine.get(match.game), own, full=True)
+            fair = self._fair_waiting(match)
+        profile = getattr(self.user, "profile", None) if self.authenticated else None
+        return {
+            "hide_reactions": bool(profile and profile.hide_reactions),
+            "room_id": room.pk,
+            "language": self._language(),
+            "room": snapshot,
+            "state": state,
+            "player": player,
+            "fair": fair,
+        }
+
+    @staticmethod
+    def _fair_waiting(match) -> dict | None:
+        """The public state of a fair deal still collecting fingerprints or
+        values (a browser that connects late still answers in time, F-1)."""
+        if match.status != Match.Status.ACTIVE:
+            return None
+        waiting = (DealRecord.Phase.COMMIT, DealRecord.Phase.REVEAL)
+        record = DealRecord.objects.filter(match=match, phase__in=waiting).order_by("-number").first()
+        return {"type": "fair_state", **fairness.public_state(record)} if record is not None else None
+
+    async def _send_hello(self, hello: dict) -> None:
+        await self.send_json({"type": "room", "room": hello["room"], "you": self._you()})
+        state = hello["state"]
+        if state is not None:
+            if self._stale(state):
+                # A newer version reached this socket while the greeting was read
+                # (the groups are joined first): the snapshot would step it back.
+                state = None
+            else:
+                self.match_id, self.last_v, self.frame_at = state["match"], state["v"], time.monotonic()
+                await self.send_json(state)
+        if hello.get("fair") is not None:
+            await self.send_json(hello["fair"])
+
+    async def _resync(self) -> None:
+        hello = await self._run(self._hello, self.room_id)
+        if hello is not None:
+            await self._set_public(not hello["player"])
+            await self._send_hello(hello)
+
+    def _gone(self) -> None:
+        heartbeats.keeper.dropped(self.code, self.conn_id)
+        room = Room.objects.select_related("creator").filter(pk=self.room_id).first()
+        if room is not None:
+            broadcast.presence_changed(room, force=True)
+
+    async def room_update(self, message):
+        room = message["room"]
+        self.seat_number = next(
+            (s["number"] for s in room["seats"] if self.uid and s["user_id"] == self.uid), None
+        )
+        player = self.uid is not None and self.uid in room.get("match_players", [])
+        was_public = self.in_public
+        await self.send_json({"type": "room", "room": room, "you": self._you()})
+        if room.get("match") != self.match_id or was_public == player:
+            # A new match, or this viewer's class changed: start from the database's state.
+            await self._resync()
