@@ -33,24 +33,22 @@ if XDIST_WORKER:
             _cache["KEY_PREFIX"] = os.environ["CACHE_PREFIX"]
 
 
-def xdist_group(item) -> str:
-    """The work unit of ``--dist loadgroup`` a test belongs to: the browser
-    directory is one (one Daphne, one database and one Chromium for all of its
-    tests), every other test module is one (its module-scoped fixtures are
-    made once)."""
-    path = item.nodeid.split("::", 1)[0]
-    if path.startswith("tests/browser/"):
-        return "browser"
-    return path
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` (`make test`), with the browser directory as one
+    file: one worker runs all of its tests on one Daphne, one database and one
+    Chromium (its session fixtures), while the other worker runs the other
+    modules; every other test module is one unit, so its module-scoped
+    fixtures are made once."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
 
+    class Scheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return "tests/browser" if path.startswith("tests/browser/") else path
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    if not getattr(config.option, "loadgroup", False):
-        return
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
+    return Scheduling(config, log)
 
 
 @pytest.fixture(scope="session", autouse=True)
