@@ -55,7 +55,9 @@ def _database(url: str, name: str, drop_only: bool = False) -> str:
     return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
 
 
-def _wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 40.0) -> None:
+def _wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 120.0) -> None:
+    # a condition wait: on a loaded 2-core machine (a second pytest worker beside
+    # it) Daphne's start can take longer than 40 s, which errors the whole directory
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
