@@ -43,10 +43,15 @@ services:
 browser:
 	@bash scripts/ensure_chromium.sh
 
+# Two pytest-xdist workers (TEST_WORKERS=0 for one process): each test module
+# is one work unit, the browser directory one unit on one worker
+# (tests/conftest.py); each worker has its own test database and prefixes.
+TEST_WORKERS ?= 2
+
 test: $(STAMP) lint messages services browser
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_PREFIX=test-$$(date +%s%N) \
 		CHANNEL_PREFIX=test-$$(date +%s%N) \
-		$(VENV)/bin/pytest $(PYTEST_ARGS)
+		$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Fault tests (tests/faults, issue 14): each starts real services (Daphne, a
 # Celery worker) and kills one during a live match. `make test` skips them.

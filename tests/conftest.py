@@ -12,6 +12,44 @@ os.environ.setdefault("SITE_HTTPS", "false")
 # tests/site/test_memory.py checks the server's tuning in a process of its own).
 os.environ.setdefault("GC_TUNING", "off")
 
+# `make test` runs the suite in two pytest-xdist workers. pytest-django gives
+# each worker a test database of its own (test_<name>_gw0, ...); give each its
+# own cache and channel-layer prefixes on the shared Redis too, for this
+# process and for the servers and workers its tests start (they inherit the
+# environment). Django's settings are already loaded here: set both.
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if XDIST_WORKER:
+    for _variable in ("CACHE_PREFIX", "CHANNEL_PREFIX"):
+        os.environ[_variable] = f"{os.environ.get(_variable, 'takhteh')}-{XDIST_WORKER}"
+    from django.conf import settings as _settings
+
+    if _settings.configured:
+        _settings.CHANNEL_PREFIX = os.environ["CHANNEL_PREFIX"]
+        _layer = _settings.CHANNEL_LAYERS.get("default", {}).get("CONFIG", {})
+        if "prefix" in _layer:
+            _layer["prefix"] = os.environ["CHANNEL_PREFIX"]
+        _cache = _settings.CACHES.get("default", {})
+        if "KEY_PREFIX" in _cache:
+            _cache["KEY_PREFIX"] = os.environ["CACHE_PREFIX"]
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` (`make test`), with the browser directory as one
+    file: one worker runs all of its tests on one Daphne, one database and one
+    Chromium (its session fixtures), while the other worker runs the other
+    modules; every other test module is one unit, so its module-scoped
+    fixtures are made once."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class Scheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return "tests/browser" if path.startswith("tests/browser/") else path
+
+    return Scheduling(config, log)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _cheap_password_hasher():
