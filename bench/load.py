@@ -972,9 +972,15 @@ class Site:
             ports = [int(args.url.rsplit(":", 1)[1].strip("/"))]
         else:
             t0 = time.perf_counter()
-            reset_database(args.database_url)
-            subprocess.run(
-                [PY, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+            # Off the client's loop (here and below): the floor's sockets, already open, must
+            # answer their server's pings meanwhile (Daphne closes a socket after 50 s without).
+            await asyncio.to_thread(reset_database, args.database_url)
+            await asyncio.to_thread(
+                subprocess.run,
+                [PY, "manage.py", "migrate", "--noinput", "-v", "0"],
+                cwd=ROOT,
+                env=env,
+                check=True,
             )
             print(f"database migrated in {time.perf_counter() - t0:.1f} s", flush=True)
             start_worker(procs, env)
@@ -983,13 +989,14 @@ class Site:
                 ports.append(port)
                 procs.start(f"daphne{i}", daphne_cmd(port), env)
             for port in ports:
-                wait_http(f"http://127.0.0.1:{port}/healthz")
+                await asyncio.to_thread(wait_http, f"http://127.0.0.1:{port}/healthz")
             pids = {name: proc.pid for name, proc in procs.procs}
             print(f"processes: {pids}", flush=True)
         t0 = time.perf_counter()
         layout = Path(args.logs) / "tables.json"
         bot_tables = getattr(args, "bot_tables", 0)
-        subprocess.run(
+        await asyncio.to_thread(
+            subprocess.run,
             [
                 PY,
                 __file__,
@@ -1036,15 +1043,15 @@ class Site:
         counters = Counters(procs, [] if args.url else ports)
         self.beats = Beats(10.0)
         sockets = sum(len(t.connect_seats) for t in self.tables)
-        before = counters.read()
+        before = await asyncio.to_thread(counters.read)
         self.connect_began = time.monotonic()
         self.connect_s = await connect_all(self.tables, url, headers, stats, on_table=self.beats.start)
         await _all_greeted(self.tables, 60)
         self.greeted_s = time.monotonic() - self.connect_began
-        connected = counters.read()
+        connected = await asyncio.to_thread(counters.read)
         await self.start_tables(getattr(args, "start_rate", START_RATE), getattr(args, "start_window", 0))
         await _all_started(self.tables, 60)
-        started = counters.read()
+        started = await asyncio.to_thread(counters.read)
         print(
             f"site: {len(self.tables)} tables created in {self.setup_s:.1f} s, "
             f"{sockets} sockets connected in {self.connect_s:.1f} s, every page greeted "

@@ -19,7 +19,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LINE = re.compile(
     r"^load tables=(\d+) think=([0-9.]+)-([0-9.]+)s: moves/s=([0-9.]+) p50_ms=([0-9.]+) p99_ms=([0-9.]+) "
-    r"floor_p50_ms=([0-9.]+) ratio_p50=([0-9.]+) stalls=(\d+) errors=(\d+)$"
+    r"floor_p50_ms=([0-9.]+) ratio_p50=([0-9.]+) stalls=(\d+) errors=(\d+) start_s=([0-9.]+|nan)"
+    r"( reconnect_s=([0-9.]+|nan))?$"
 )
 
 
