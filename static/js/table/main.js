@@ -247,6 +247,7 @@ class App {
     const events = frame.events || [];
     if (this.pending && this.answered(frame, events)) this.pending = null;
     this.noteEvents(events, previous);
+    document.dispatchEvent(new CustomEvent("takhteh:state", { detail: frame })); // issue 40: notify/notify.js
     // the cut mark stays on the card for the trick (the effect itself plays once, animated frames only).
     if (animate) for (const e of events) if (e.type === "card_played" && e.cut) this.cutCards.add(e.card);
     if (frame.view.phase !== "discard") this.discardSel.clear();
