@@ -84,7 +84,9 @@ def test_the_worker_precaches_static_files_and_the_offline_page_only(client):
         assert not any(u.startswith(private) for u in urls)
     # Pages go to the network (navigations), only static GETs are answered from the cache.
     assert 'request.method !== "GET"' in body
-    assert 'request.mode === "navigate"' in body and "fetch(request).catch(() => caches.match(OFFLINE))" in body
+    assert (
+        'request.mode === "navigate"' in body and "fetch(request).catch(() => caches.match(OFFLINE))" in body
+    )
     assert "if (!isStatic(url)) return;" in body
 
 
@@ -92,7 +94,7 @@ def test_the_cache_is_versioned_by_the_files_it_keeps(client, tmp_path, settings
     """A deployment that changes a pre-cached file changes the worker's bytes and its cache's name."""
     first = client.get("/sw.js").content.decode()
     version = re.search(r'const VERSION = "([0-9a-f]{16})";', first).group(1)
-    assert f"takhteh-static-${{VERSION}}" in first
+    assert "takhteh-static-${VERSION}" in first
     # Old caches are deleted on activate.
     assert 'n.startsWith("takhteh-") && n !== CACHE' in first and "caches.delete" in first
     extra = tmp_path / "static"
