@@ -14,7 +14,7 @@ from games import engine
 from notify import push, receivers, tasks
 from notify.models import PushSubscription
 from rooms import presence
-from tests.notify.test_push import Device, b64, keys, service, subscribe  # noqa: F401 - fixtures
+from tests.notify.conftest import Device, b64, subscribe
 from tests.replays.conftest import start_match
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,9 @@ def frames(match_id=7, players=(1, 2), ends=False):
     return SimpleNamespace(match_id=match_id, players=list(players), ends_match=ends)
 
 
-def test_a_match_without_subscribers_costs_the_move_path_no_query(quiet, alice, bob, django_assert_num_queries):
+def test_a_match_without_subscribers_costs_the_move_path_no_query(
+    quiet, alice, bob, django_assert_num_queries
+):
     push.subscribed_ids()  # warm: read at most every few seconds per process
     with django_assert_num_queries(0):
         for _ in range(50):
