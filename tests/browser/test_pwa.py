@@ -81,6 +81,13 @@ def test_the_manifest_and_worker_register_and_the_offline_page_shows(people, sit
     assert len(cached["names"]) == 1 and cached["names"][0].startswith("takhteh-static-")
     assert "/offline/" in cached["urls"] and "/static/css/site.css" in cached["urls"]
     assert all(u.startswith("/static/") or u == "/offline/" for u in cached["urls"])
+    # Chromium's own installability check (what its install prompt needs): no error but
+    # "in-incognito" (every Playwright context is an incognito one).
+    cdp = lena.context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+    parsed = cdp.send("Page.getAppManifest")
+    assert parsed["url"].endswith("/manifest.webmanifest") and parsed["errors"] == []
     lena.shot("pwa-installable-en-desktop")
 
     lena.context.set_offline(True)
