@@ -11,11 +11,13 @@ subscription is gone: its row is deleted.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import logging
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlparse
 
 from django.conf import settings
@@ -79,22 +81,54 @@ def keys_error(p256dh: str, auth: str) -> str | None:
 
 _subscribed: tuple[float, frozenset] = (0.0, frozenset())
 _lock = threading.Lock()
+_refreshing = threading.Event()
 SUBSCRIBED_SECONDS = 10.0
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _read_subscribed() -> frozenset:
+    global _subscribed
+    ids = frozenset(PushSubscription.objects.values_list("user_id", flat=True).distinct())
+    _subscribed = (time.monotonic() + SUBSCRIBED_SECONDS, ids)
+    return ids
+
+
+def _refresh_in_background() -> None:
+    from django.db import close_old_connections
+
+    try:
+        _read_subscribed()
+    except Exception:  # noqa: BLE001 - tried again at the next look
+        log.exception("could not read the push subscriptions")
+    finally:
+        _refreshing.clear()
+        close_old_connections()
 
 
 def subscribed_ids() -> frozenset:
     """The ids of the players with a push subscription, kept a few seconds in
-    this process: the move path's receiver asks it on every version."""
-    global _subscribed
+    this process: the move path's receiver asks it on every version. On an
+    event loop (the table's plain moves are announced there) it never waits
+    for the database: a stale set is read again on a thread and used meanwhile."""
     now = time.monotonic()
     if _subscribed[0] > now:
         return _subscribed[1]
+    if _on_event_loop():
+        if not _refreshing.is_set():
+            _refreshing.set()
+            threading.Thread(target=_refresh_in_background, daemon=True, name="notify-subscribed").start()
+        return _subscribed[1]
     with _lock:
-        if _subscribed[0] > now:
+        if _subscribed[0] > time.monotonic():
             return _subscribed[1]
-        ids = frozenset(PushSubscription.objects.values_list("user_id", flat=True).distinct())
-        _subscribed = (now + SUBSCRIBED_SECONDS, ids)
-        return ids
+        return _read_subscribed()
 
 
 def forget_subscribed() -> None:
@@ -199,14 +233,24 @@ def enqueue(task_name: str, *args, countdown: float = 0) -> None:
         task.run(*args)
         return
     if settings.DEADLINES == "celery":
-        try:
-            task.apply_async(args=args, countdown=countdown or None)
-        except Exception:  # noqa: BLE001 - a notification is never worth failing the caller
-            log.exception("could not queue %s", task_name)
+        if _on_event_loop():  # the broker's round trip off the loop
+            _sender.submit(_apply, task, args, countdown)
+        else:
+            _apply(task, args, countdown)
         return
     timer = threading.Timer(countdown, _run_closing, args=(task, args))
     timer.daemon = True
     timer.start()
+
+
+_sender = ThreadPoolExecutor(max_workers=1, thread_name_prefix="notify-enqueue")
+
+
+def _apply(task, args, countdown: float) -> None:
+    try:
+        task.apply_async(args=args, countdown=countdown or None)
+    except Exception:  # noqa: BLE001 - a notification is never worth failing the caller
+        log.exception("could not queue %s", task.name)
 
 
 def _run_closing(task, args) -> None:

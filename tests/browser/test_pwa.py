@@ -194,3 +194,56 @@ def test_screenshots_of_the_notification_settings_and_the_offline_page(people, s
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     player.shot(f"pwa-offline-{lang}-{size[0]}x{size[1]}", settle=False)
     player.context.set_offline(False)
+
+
+BEFRIEND_AND_INVITE = r"""
+import json, sys
+from django.contrib.auth import get_user_model
+from friends import services as friends
+from rooms import services as rooms
+
+host, guest, other = sys.argv[1:]
+User = get_user_model()
+h, g, o = (User.objects.get(username=n) for n in (host, guest, other))
+for a in (h, o):
+    friends.send_request(a, g.username)
+    friends.accept_request(g, a.username)
+rooms.create_room(h, "hokm4", {})
+invite = friends.invite(h, g.username)
+print(json.dumps({"invite": invite.pk}))
+"""
+
+
+def test_an_invite_and_a_friend_online_notify_the_hidden_page(people, site):
+    from .onsite import on_site
+
+    leila = people("leila", lang="en")
+    sara = people("sara", lang="en")
+    nima = people("nima", lang="en")
+    allow_notifications(nima, site)
+    turn_on(nima)
+    page = nima.goto("/rooms/")
+    page.wait_for_function("() => window.takhtehFriends && window.takhtehFriends.open")
+    page.evaluate("() => window.__setHidden(true)")
+    made = on_site(BEFRIEND_AND_INVITE, leila.name, nima.name, sara.name)
+
+    def kinds():
+        return {n["data"]["kind"]: n for n in page.evaluate(NOTIFICATIONS)}
+
+    wait_until(lambda: "invite" in kinds(), message="the invite's notification")
+    note = kinds()["invite"]
+    assert note["title"] == "Your invite" and leila.name in note["body"]
+    assert note["tag"] == f"invite-{made['invite']}"
+
+    sara.goto("/")  # her page's socket: she comes online, and shows it (R-9)
+    wait_until(lambda: "friend_online" in kinds(), message="the friend-online notification")
+    assert kinds()["friend_online"]["body"] == f"{sara.name} is online."
+    # A visible page says nothing to the system (its own toast and badge do).
+    page.evaluate("() => window.__setHidden(false)")
+    before = page.evaluate("() => window.takhtehNotify.shown.length")
+    page.evaluate(
+        """(name) => document.dispatchEvent(new CustomEvent("takhteh:friends",
+             { detail: { type: "presence", user: name, online: true } }))""",
+        leila.name,
+    )
+    assert page.evaluate("() => window.takhtehNotify.shown.length") == before

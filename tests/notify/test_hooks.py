@@ -123,3 +123,24 @@ def test_an_invite_queues_its_push_after_commit(
         invite = Invite.objects.create(sender=alice, recipient=bob, room=room)
     assert ("invite_sent", (invite.pk,)) in quiet
     assert tasks.invite_sent(invite.pk) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_the_event_loop_the_receiver_never_waits_for_the_database(quiet, alice, bob, service, keys):
+    """The table's plain moves are announced on the socket's event loop: no query
+    there (Django would refuse it); the subscribers are read again on a thread."""
+    import asyncio
+
+    from tests.browser.conftest import wait_until
+
+    subscribe(alice, service, Device())
+    push.forget_subscribed()
+
+    async def move():
+        receivers.version_committed(None, frames=frames(players=[alice.pk, bob.pk]))
+
+    asyncio.run(move())  # a query here would raise SynchronousOnlyOperation
+    assert quiet == []  # not known yet on this loop ...
+    wait_until(lambda: alice.pk in push._subscribed[1], timeout=10, message="the set read on a thread")
+    asyncio.run(move())
+    assert quiet == [("turn_check", (7,))]  # ... and from then on
