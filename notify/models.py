@@ -16,6 +16,8 @@ class PushSubscription(models.Model):
     p256dh = models.CharField(max_length=120)
     auth = models.CharField(max_length=40)
     language = models.CharField(max_length=2, default="fa")
+    session_key = models.CharField(max_length=40, blank=True, default="")
+    """The session that subscribed: signing out of it forgets this device's subscription."""
     created_at = models.DateTimeField(auto_now_add=True)
     last_sent_at = models.DateTimeField(null=True, blank=True)
 

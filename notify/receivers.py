@@ -74,10 +74,24 @@ def friend_came_online(user, friend_ids) -> None:
         push.enqueue("friend_online", user.pk, user.username, wanted)
 
 
+def signed_out(sender, request, user, **kwargs) -> None:
+    """A device whose player signed out gets no more of his notifications."""
+    from .models import PushSubscription
+
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if user is not None and key:
+        PushSubscription.objects.filter(user=user, session_key=key).delete()
+        push.forget_subscribed()
+
+
 def connect() -> None:
+    from django.contrib.auth.signals import user_logged_out
+
     from friends.models import Invite
     from games import signals
     from games.models import Match
+
+    user_logged_out.connect(signed_out, dispatch_uid="notify.signed_out")
 
     signals.version_committed.connect(version_committed, dispatch_uid="notify.turn")
     post_save.connect(match_created, sender=Match, dispatch_uid="notify.match_created")

@@ -33,6 +33,7 @@ from .models import PushSubscription
 THEME_COLOUR = "#1f5a3f"  # DESIGN.md: the felt (--felt in site.css)
 BACKGROUND_COLOUR = "#0f1d17"  # the page's background (--bg)
 OFFLINE_URL = "/offline/"
+MAX_DEVICES = 10
 PRECACHE_DIRS = ("css", "fonts", "img", "js", "notify")
 """The static folders the worker keeps for fast starts: styles, fonts, icons, scripts. Never a page."""
 
@@ -197,7 +198,13 @@ def subscription(request):
             "p256dh": keys["p256dh"],
             "auth": keys["auth"],
             "language": language[:2] if language[:2] in dict(settings.LANGUAGES) else "fa",
+            "session_key": request.session.session_key or "",
         },
     )
+    # A player's devices: the newest MAX_DEVICES are kept (each one is a post of the worker's per push).
+    keep = PushSubscription.objects.filter(user=request.user).order_by("-created_at", "-pk")[:MAX_DEVICES]
+    PushSubscription.objects.filter(user=request.user).exclude(
+        pk__in=list(keep.values_list("pk", flat=True))
+    ).delete()
     push.forget_subscribed()
     return JsonResponse({"ok": True, "created": created}, status=201 if created else 200)

@@ -228,3 +228,37 @@ def test_a_friend_online_push_goes_to_friends_away_once(alice, bob, charlie, ser
     assert tasks.friend_online(alice.pk, alice.username, [bob.pk, charlie.pk]) == 1
     assert [r["path"] for r in service.received] == ["/push/bob"]
     assert tasks.friend_online(alice.pk, alice.username, [bob.pk]) == 0  # coalesced
+
+
+def test_a_player_keeps_his_newest_devices_only(client, alice, keys):
+    from notify.views import MAX_DEVICES
+
+    client.force_login(alice)
+    device = Device()
+    for n in range(MAX_DEVICES + 2):
+        data = {
+            "endpoint": f"http://127.0.0.1:9/push/{n}",
+            "keys": {"p256dh": device.p256dh, "auth": b64(device.auth)},
+        }
+        assert post(client, data).status_code == 201
+    kept = set(PushSubscription.objects.filter(user=alice).values_list("endpoint", flat=True))
+    assert len(kept) == MAX_DEVICES
+    assert "http://127.0.0.1:9/push/0" not in kept and f"http://127.0.0.1:9/push/{MAX_DEVICES + 1}" in kept
+
+
+def test_signing_out_forgets_this_devices_subscription_only(client, alice, keys):
+    from django.test import Client
+
+    client.force_login(alice)
+    device = Device()
+    mine = {
+        "endpoint": "http://127.0.0.1:9/push/here",
+        "keys": {"p256dh": device.p256dh, "auth": b64(device.auth)},
+    }
+    assert post(client, mine).status_code == 201
+    elsewhere = Client()
+    elsewhere.force_login(alice)
+    other = {**mine, "endpoint": "http://127.0.0.1:9/push/phone"}
+    assert post(elsewhere, other).status_code == 201
+    client.post("/accounts/logout/")
+    assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [other["endpoint"]]
