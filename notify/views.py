@@ -34,8 +34,12 @@ THEME_COLOUR = "#1f5a3f"  # DESIGN.md: the felt (--felt in site.css)
 BACKGROUND_COLOUR = "#0f1d17"  # the page's background (--bg)
 OFFLINE_URL = "/offline/"
 MAX_DEVICES = 10
-PRECACHE_DIRS = ("css", "fonts", "img", "js", "notify")
-"""The static folders the worker keeps for fast starts: styles, fonts, icons, scripts. Never a page."""
+PRECACHE_DIRS = ("css", "fonts", "img", "notify")
+"""The static folders the worker keeps at install for fast starts: styles, fonts, icons. Scripts
+are kept when first used (the same versioned cache). Never a page."""
+VERSIONED_DIRS = (*PRECACHE_DIRS, "js")
+"""Every folder the worker may keep: the cache's version is a hash of all their files, so a
+deployment that changes a script also replaces the cache its old copy sits in."""
 
 
 @cache_control(max_age=86400, public=True)
@@ -74,13 +78,13 @@ def manifest(request):
     return response
 
 
-def precache_files() -> list[tuple[str, Path]]:
-    """(URL, file) of every static file the worker pre-caches, in a stable order."""
+def precache_files(dirs: tuple[str, ...] = PRECACHE_DIRS) -> list[tuple[str, Path]]:
+    """(URL, file) of every static file under ``dirs`` (the worker pre-caches), in a stable order."""
     seen: dict[str, Path] = {}
     for finder in finders.get_finders():
         for rel, storage in finder.list([]):
             rel = rel.replace("\\", "/")
-            if rel.split("/", 1)[0] not in PRECACHE_DIRS or rel in seen:
+            if rel.split("/", 1)[0] not in dirs or rel in seen:
                 continue
             if rel.endswith((".txt", ".map")):
                 continue
@@ -115,7 +119,7 @@ def _worker_source() -> str:
 def _compute_worker() -> tuple[str, str]:
     files = precache_files()
     digest = hashlib.sha256()
-    for url, path in files:
+    for url, path in precache_files(VERSIONED_DIRS):
         digest.update(url.encode())
         digest.update(path.read_bytes())
     digest.update(_worker_source().encode())

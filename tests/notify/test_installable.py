@@ -100,6 +100,8 @@ def test_the_cache_is_versioned_by_the_files_it_keeps(client, tmp_path, settings
     extra = tmp_path / "static"
     (extra / "css").mkdir(parents=True)
     (extra / "css" / "zz-new.css").write_text("body{}")
+    (extra / "js").mkdir(parents=True)
+    (extra / "js" / "zz-new.js").write_text("// one")
     with override_settings(STATICFILES_DIRS=[*settings.STATICFILES_DIRS, extra], DEBUG=True):
         from django.contrib.staticfiles import finders
 
@@ -107,9 +109,14 @@ def test_the_cache_is_versioned_by_the_files_it_keeps(client, tmp_path, settings
         second = client.get("/sw.js").content.decode()
         (extra / "css" / "zz-new.css").write_text("body{color:red}")
         third = client.get("/sw.js").content.decode()
+        (extra / "js" / "zz-new.js").write_text("// two")  # a script: kept when used, not pre-cached
+        fourth = client.get("/sw.js").content.decode()
     finders.get_finder.cache_clear()
-    versions = {re.search(r'const VERSION = "([0-9a-f]{16})";', b).group(1) for b in (first, second, third)}
-    assert len(versions) == 3
+    versions = {
+        re.search(r'const VERSION = "([0-9a-f]{16})";', b).group(1) for b in (first, second, third, fourth)
+    }
+    assert len(versions) == 4
+    assert "/static/js/zz-new.js" not in worker_list(fourth)
     assert "/static/css/zz-new.css" in worker_list(second)
     assert views.worker_body()[0] == version  # the running site's version did not move
 
