@@ -31,6 +31,7 @@ migrate: $(STAMP)
 # Embedded default: SQLite, in-memory channel layer, in-process deadlines;
 # DEBUG off with a secret generated once in db/ (`DEBUG=true make run` for the debug pages).
 run: $(STAMP) messages migrate
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py vapid_keys
 	env -u DATABASE_URL -u REDIS_URL $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 lint: $(STAMP)

@@ -167,6 +167,7 @@ INSTALLED_APPS = [
     "playnow",
     "events",
     "ops",
+    "notify",  # issue 40: manifest, service worker, notifications, Web Push
 ]
 
 MIDDLEWARE = [

@@ -36,6 +36,7 @@ urlpatterns = [
     path("fair/<int:match_id>/<int:number>/", fairness_views.fair_round, name="fair_round"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("", include("notify.urls")),  # issue 40: /manifest.webmanifest, /sw.js, /offline/
 ]
 
 admin.site.site_header = "Takhteh"

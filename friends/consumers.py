@@ -80,10 +80,15 @@ class MeConsumer(AsyncWebsocketConsumer):
         user = get_user_model().objects.select_related("profile").filter(pk=self.user_id).first()
         if user is None or not presence.shows_online(user):
             return
-        for friend_id in services.friend_ids(user):
+        friend_ids = list(services.friend_ids(user))
+        for friend_id in friend_ids:
             notify.send_now(
                 friend_id, {"type": "friends.presence", "user": user.username, "user_id": user.pk}
             )
+        if online:  # issue 40: friends whose pages are all closed get a push
+            from notify.receivers import friend_came_online
+
+            friend_came_online(user, friend_ids)
 
     def _hello(self) -> dict:
         from django.contrib.auth import get_user_model

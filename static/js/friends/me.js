@@ -203,6 +203,7 @@ function setPresence(username, online) {
 
 function handle(frame) {
   state.frames.push(frame);
+  document.dispatchEvent(new CustomEvent("takhteh:friends", { detail: frame })); // issue 40: notify/notify.js
   if (frame.type === "hello" || frame.type === "changed") {
     // Both carry the whole picture: friend requests counted apart from the invites listed.
     state.requests = frame.requests;

@@ -269,6 +269,7 @@ class App {
     if (this.pending && this.answered(frame, events)) this.pending = null;
     this.noteEvents(events, previous);
     if (animate) this.announcer.onEvents(frame, previous); // issue 40: only what just happened, never a resend
+    document.dispatchEvent(new CustomEvent("takhteh:state", { detail: frame })); // issue 40: notify/notify.js
     // the cut mark stays on the card for the trick (the effect itself plays once, animated frames only).
     if (animate) for (const e of events) if (e.type === "card_played" && e.cut) this.cutCards.add(e.card);
     if (frame.view.phase !== "discard") this.discardSel.clear();
