@@ -39,6 +39,10 @@ def commands(args) -> dict[str, list[str]]:
             args.host,
             "-p",
             str(args.port + i),
+            # many sockets arriving at once (a restart, a tournament's start): Daphne's
+            # default 5 s handshake timeout drops most of them (docs/operations.md)
+            "--websocket_connect_timeout",
+            "60",
             "config.asgi:application",
         ]
     out["worker"] = [str(BIN / "celery"), "-A", "config", "worker", "-l", "info", "-c", str(args.concurrency)]
