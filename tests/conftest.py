@@ -125,6 +125,17 @@ def _no_kept_matches():
 
 
 @pytest.fixture(autouse=True)
+def _fresh_content_types():
+    """Two workers (make test's -n 2, --dist loadfile) run transactional tests
+    among the others: their flush gives the content types new ids, so a
+    process's cached ones (the admin log, permissions) must be read again."""
+    from django.contrib.contenttypes.models import ContentType
+
+    ContentType.objects.clear_cache()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _no_fair_deal_wait(settings):
     """F-4: no browser sends values in most tests, so every human seat's value
     is its substitute at once; the fair deal's own tests set a wait."""
