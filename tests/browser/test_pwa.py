@@ -230,13 +230,13 @@ def test_an_invite_and_a_friend_online_notify_the_hidden_page(people, site):
     def kinds():
         return {n["data"]["kind"]: n for n in page.evaluate(NOTIFICATIONS)}
 
-    wait_until(lambda: "invite" in kinds(), message="the invite's notification")
+    wait_until(lambda: "invite" in kinds(), timeout=60, message="the invite's notification")
     note = kinds()["invite"]
     assert note["title"] == "Your invite" and leila.name in note["body"]
     assert note["tag"] == f"invite-{made['invite']}"
 
     sara.goto("/")  # her page's socket: she comes online, and shows it
-    wait_until(lambda: "friend_online" in kinds(), message="the friend-online notification")
+    wait_until(lambda: "friend_online" in kinds(), timeout=60, message="the friend-online notification")
     assert kinds()["friend_online"]["body"] == f"{sara.name} is online."
     # A visible page says nothing to the system (its own toast and badge do).
     page.evaluate("() => window.__setHidden(false)")
