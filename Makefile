@@ -44,10 +44,12 @@ services:
 browser:
 	@bash scripts/ensure_chromium.sh
 
-# Two pytest-xdist workers (TEST_WORKERS=0 for one process): each test module
-# is one work unit, the browser directory one unit on one worker
-# (tests/conftest.py); each worker has its own test database and prefixes.
-TEST_WORKERS ?= 2
+# One process by default (TEST_WORKERS=0). TEST_WORKERS=2 runs two pytest-xdist
+# workers: each test module one work unit, the browser directory one unit on one
+# worker (tests/conftest.py), each worker its own test database and prefixes;
+# 24 min instead of ~40 here, but the browser tests' timing then shares the two
+# cores with the other worker and a few of them still fail under it.
+TEST_WORKERS ?= 0
 
 test: $(STAMP) lint messages services browser
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_PREFIX=test-$$(date +%s%N) \
