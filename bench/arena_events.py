@@ -68,6 +68,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.playnow import _create, _drop  # noqa: E402  (the bench's own database, made and dropped alike)
+
 TICK = 2.0
 """Simulated seconds between two ticker steps (the beat's ``EVENTS_TICK_SECONDS``)."""
 
@@ -127,21 +129,6 @@ def main(argv=None) -> int:
         f" standings_updates_per_s={r['updates_per_s']:.2f} errors={r['errors']}"
     )
     return 0 if r["errors"] == 0 and r["p95"] <= 15 else 1
-
-
-def _create(url: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def _drop(url: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 class Socket:
