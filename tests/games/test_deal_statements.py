@@ -20,7 +20,7 @@ from tests.games.test_plain_path import _dealt_state, _match
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_the_deal_after_a_round_is_one_short_transaction(make_user, settings):
+def test_the_deal_after_a_round_is_one_short_transaction(make_user, settings, push_set_kept):
     settings.DEADLINES = "inprocess"
     settings.FAIR_WAIT_SECONDS = 60
     settings.TABLE = {**settings.TABLE, "ROUND_PAUSE": 0.0}
