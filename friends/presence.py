@@ -1,16 +1,16 @@
 """Site-wide presence for friends (R-9), kept in the table's presence store.
 
 Every open page's per-user socket (friends/consumers.py) beats into one
-pseudo-room of ``rooms.presence.store()``, so production shares it through
+pseudo-room of ``infra.presence.store()``, so production shares it through
 Redis and the embedded default through the process's memory, with the same
 expiry as the table's presence. Whether a friend *sees* it is decided by
 ``visible_online``: a player may hide his online status from friends; his
-connection badge at a table (rooms.presence.snapshot) is never affected.
+connection badge at a table (infra.presence.snapshot) is never affected.
 """
 
 from __future__ import annotations
 
-from rooms import presence as table_presence
+from infra import presence as table_presence
 
 SITE = "_site"
 

@@ -16,7 +16,7 @@ ONLINE_REPEAT_SECONDS = 1800
 
 
 def at_table(code: str, user_id: int) -> bool:
-    from rooms import presence
+    from infra import presence
 
     who = f"u:{int(user_id)}"
     return any(entry == who for _t, entry, _seat in presence.store().entries(code))

@@ -21,8 +21,8 @@ from django.utils.translation import ngettext
 
 from accounts.templatetags.persian import localise_digits
 from games import clock
+from infra import presence
 from ratings.services import ratings_for
-from rooms import presence
 from rooms import services as room_service
 from rooms.forms import rule_items
 from rooms.models import Room, Seat

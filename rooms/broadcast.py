@@ -26,9 +26,8 @@ from django.core.cache import cache
 from games import fairness
 from games.frames import Frames, dumps
 from games.models import DealRecord, Match, Round
-from infra import bridge
+from infra import bridge, presence
 
-from . import presence
 from .models import Room
 
 

@@ -38,11 +38,11 @@ from accounts.sockets import CLOSE_SIGNED_OUT, user_group
 from games import clock, plain
 from games.errors import PlayError
 from games.models import Match
-from infra import adb
+from infra import adb, presence
 from infra.lanes import db
 from ops import metrics
 
-from . import broadcast, heartbeats, presence, protocol
+from . import broadcast, heartbeats, protocol
 from .models import Room
 from .table.fair import FairDeal
 from .table.hello import Greeting

@@ -35,9 +35,10 @@ import logging
 import threading
 import time
 
+from infra import presence
 from infra.lanes import db
 
-from . import broadcast, presence
+from . import broadcast
 from .models import Room
 
 log = logging.getLogger(__name__)

@@ -7,8 +7,9 @@ import time
 
 from games import engine, fairness, frames
 from games.models import DealRecord, Match
+from infra import presence
 
-from .. import broadcast, heartbeats, presence
+from .. import broadcast, heartbeats
 from ..models import Room, Seat
 
 

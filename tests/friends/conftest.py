@@ -14,7 +14,7 @@ from config.asgi import application
 from friends import clock
 from friends import services as friends
 from games import clock as game_clock
-from rooms import presence
+from infra import presence
 from tests.rooms.conftest import Conn, make_room, session_key_for
 
 __all__ = ["make_room", "befriend", "open_me", "T0"]

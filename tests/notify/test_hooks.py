@@ -11,9 +11,9 @@ from types import SimpleNamespace
 import pytest
 
 from games import engine
+from infra import presence
 from notify import push, receivers, tasks
 from notify.models import PushSubscription
-from rooms import presence
 from tests.notify.conftest import Device, b64, subscribe
 from tests.replays.conftest import start_match
 

@@ -14,10 +14,10 @@ import pytest
 from django.db import connection
 
 from games.models import Match
+from infra import presence
 from leaderboard.models import LedgerEntry
 from playnow import lobby, services
 from ratings.models import RatedMatch, Rating
-from rooms import presence
 from rooms.models import Room, Seat
 
 pytestmark = pytest.mark.django_db

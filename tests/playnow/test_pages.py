@@ -93,7 +93,7 @@ def test_m5_a_table_nobody_is_at_for_ten_minutes_is_closed(alice, bob, later):
 
 
 def test_m5_a_connected_person_keeps_his_table_open(alice, later):
-    from rooms import presence
+    from infra import presence
 
     table = services.press(alice, "hokm4")
     lobby.close_abandoned()

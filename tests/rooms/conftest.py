@@ -14,7 +14,7 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from config.asgi import application
 from games import clock
-from rooms import presence
+from infra import presence
 from rooms import services as room_service
 
 CARD = re.compile(r'"((?:[AKQJT98765432][SHDC])|RJ|BJ)"')

@@ -12,7 +12,8 @@ from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from rooms import broadcast, heartbeats, presence
+from infra import presence
+from rooms import broadcast, heartbeats
 
 from .conftest import make_room
 

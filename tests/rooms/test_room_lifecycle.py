@@ -10,7 +10,7 @@ from asgiref.sync import sync_to_async
 
 from games.errors import PlayError
 from games.models import Match
-from rooms import presence
+from infra import presence
 from rooms import services as room_service
 from rooms.models import Room, Seat
 
