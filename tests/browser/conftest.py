@@ -38,6 +38,20 @@ DESKTOP = {"width": 1280, "height": 800}
 FA_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")
 
 
+BROWSER_DIR = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items):
+    """A browser test that fails is run once more before it counts as failed
+    (as Playwright's own runner does on CI): a real Chromium, a real Daphne
+    and the bots of the tables share two cores here, and a wait that is long
+    enough alone is now and then too short beside a whole suite. A fault
+    fails both tries; the summary lists every rerun (``R``)."""
+    for item in items:
+        if BROWSER_DIR in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=2))
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -143,6 +157,10 @@ def site(tmp_path_factory):
         "BOT_DELAY": "0.2",
         "BOT_LEVEL": "easy",
         "ROUND_PAUSE": "1",
+        # M-5: a table whose people all went (a finished test's closed browser) closes after
+        # this long instead of ten minutes: its bots and its stand-in (L-7) stop playing, so
+        # the suite's later tests do not share the two cores with every earlier test's table.
+        "LOBBY_ABANDONED_SECONDS": "45",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "PYTHONUNBUFFERED": "1",
@@ -235,8 +253,13 @@ class Player:
         form.locator("input[name=password1]").fill(PASSWORD)
         form.locator("input[name=password2]").fill(PASSWORD)
         form.locator("button[type=submit]").click()
-        page.wait_for_load_state()
-        assert page.locator("[data-testid=signed-in-user]").inner_text().strip() == self.name
+        user = page.locator("[data-testid=signed-in-user]")
+        try:  # the next page; a busy two-core machine (Chromium, Daphne, earlier tables) takes its time
+            user.wait_for(timeout=40000)
+        except Exception as exc:
+            errors = page.locator(".errorlist, [role=alert]").all_inner_texts()
+            raise AssertionError(f"sign-up of {self.name} did not sign in: {page.url} {errors}") from exc
+        assert user.inner_text().strip() == self.name
         return self
 
     def sent(self, kind: str | None = None) -> list[dict]:
