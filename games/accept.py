@@ -19,7 +19,7 @@ from django.db import transaction
 
 from games.engine import CHANCE
 
-from . import clock, deadlines, decks, fairness, frames, tea, transition
+from . import clock, deadlines, decks, fairness, frames, standin, tea, transition
 from .models import Match, Move, Round
 from .signals import match_ended, version_committed
 
@@ -36,6 +36,7 @@ PLAY_FIELDS = [
     "result",
     "finished_at",
     "tea",  # H4-X4: an agreed tea is poured when a trick is gathered (games/tea.py)
+    "gone",  # L-7: the clock's moves in a row at a disconnected player's seat (games/standin.py)
 ]
 """What an accepted action may change in the match row (saved alone: issue 13)."""
 
@@ -85,12 +86,24 @@ def next_round(match: Match) -> int:
 
 
 def accept(
-    match: Match, game, seat: int, action: dict, state: dict, events: list, actor: str, user
+    match: Match,
+    game,
+    seat: int,
+    action: dict,
+    state: dict,
+    events: list,
+    actor: str,
+    user,
+    *,
+    stand_in: bool = False,
 ) -> Outcome:
     """The end of every accepted action, in its transaction: record the move,
-    play the chance steps that follow, set the clocks, save, build the frames."""
+    play the chance steps that follow, set the clocks, save, build the frames.
+    ``stand_in``: the clock's move was the stand-in's choice (L-7)."""
     prev = match.version
-    events = record(match, game, seat, action, state, events, actor, user)
+    if actor == Move.Actor.PLAYER:
+        standin.acted(match, seat)  # L-7: he is there
+    events = record(match, game, seat, action, state, events, actor, user, stand_in=stand_in)
     events = advance(match, game, events)
     # H4-X1: picking the middle card up is no move of the turn; every clock runs on, the picker's too.
     kept = match.deadlines if action.get("type") == "pick_up" else deadlines.others(match.deadlines, seat)
@@ -101,7 +114,7 @@ def accept(
     return Outcome(match.pk, match.version, events, built)
 
 
-def record(match, game, seat, action, state, events, actor, user) -> list:
+def record(match, game, seat, action, state, events, actor, user, *, stand_in: bool = False) -> list:
     transition.bump(match)
     match.state = state
     Move.objects.create(
@@ -114,7 +127,10 @@ def record(match, game, seat, action, state, events, actor, user) -> list:
         events=events,
     )
     if actor == Move.Actor.CLOCK:
-        events = [{"type": "auto", "seat": seat}] + events
+        auto = (
+            {"type": "auto", "seat": seat, "stand_in": True} if stand_in else {"type": "auto", "seat": seat}
+        )
+        events = [auto] + events
     for event in events:
         if event.get("type") == "swap_seats":
             swap_players(match, event["a"], event["b"])
@@ -177,6 +193,7 @@ def swap_players(match: Match, a: int, b: int) -> None:
             p["seat"] = a
         players.append(p)
     match.players = sorted(players, key=lambda p: p["seat"])
+    standin.swapped(match, a, b)
 
 
 def finish(match: Match, result: dict) -> None:

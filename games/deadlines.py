@@ -1,6 +1,7 @@
 """The deadlines of a match's version (C-7, C-8): who must act by when.
 
-Every seat to act gets a deadline; a seat that was already waiting keeps
+Every seat to act gets a deadline (a seat whose player is gone, L-7, a
+short one: games/standin.py); a seat that was already waiting keeps
 its own (several seats acting at once, the hokm2 draft). Bots act after a
 short human-looking pause; the next deal after the round's result pause
 (C-7); a deal that waits for its fair deal record at the record's deadline
@@ -17,7 +18,7 @@ from django.conf import settings
 
 from games.engine import CHANCE
 
-from . import clock
+from . import clock, standin
 from .models import Match, first_due
 
 DEFAULT_TURN_SECONDS = 30
@@ -57,6 +58,8 @@ def set_deadlines(match: Match, game, previous: dict) -> None:
             # A human-looking pause: the configured delay, give or take a third.
             delay = float(settings.TABLE["BOT_DELAY"]) * _pace_random.uniform(0.67, 1.33)
             deadlines[key] = previous.get(key) or now + delay
+        elif standin.active(match, seat):
+            deadlines[key] = previous.get(key) or now + standin.seconds()  # L-7: he is gone
         else:
             deadlines[key] = previous.get(key) or now + turn_seconds(match)
     match.deadlines = deadlines

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from . import clock, tea
+from . import clock, standin, tea
 
 
 def state_fields(match, game) -> dict:
@@ -31,6 +31,7 @@ def state_fields(match, game) -> dict:
         "result": match.result,
         "leaver": match.leaver_seat,
         "tea": tea.public(match),  # H4-X4: null unless the room plays with tea
+        "stand_in": standin.seats(match),  # L-7: the seats a stand-in plays for (their players are gone)
     }
 
 

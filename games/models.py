@@ -31,6 +31,13 @@ class Match(models.Model):
     result = models.JSONField(null=True, blank=True)
     leaver_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     tea = models.JSONField(default=dict, blank=True, help_text=_("H4-X4: the tea's state (games/tea.py)."))
+    gone = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text=_(
+            "L-7: seat -> his moves in a row made by the clock while he was disconnected (games/standin.py)."
+        ),
+    )
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -38,7 +38,7 @@ from games import engine
 from games.engine import CHANCE
 from infra.rows import RowReader
 
-from . import accept, clock, deadlines, decks, fairness, tea, transition, writer
+from . import accept, clock, deadlines, decks, fairness, standin, tea, transition, writer
 from .accept import PLAY_FIELDS, Outcome, announce, shuffled  # noqa: F401 - where callers found them
 from .bots import bot_action, choose
 from .deadlines import DEFAULT_TURN_SECONDS, turn_seconds  # noqa: F401 - where callers found them
@@ -274,16 +274,28 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
         elif actor == Move.Actor.BOT:
             action = thought[1] if thought and thought[0] == seat else _think(match, seat)
         else:
-            action = game.auto_action(match.state, seat)
+            # L-5: the clock plays for him. L-7: after two such moves in a row while he was
+            # disconnected, the stand-in (the normal bot's choice) plays until he is back.
+            away = not standin.connected(match, seat)
+            stand_in = away and standin.active(match, seat)
+            if stand_in:
+                thought_here = thought and thought[0] == seat
+                action = thought[1] if thought_here else _think(match, seat, level=standin.level())
+            else:
+                action = game.auto_action(match.state, seat)
+            standin.clock_moved(match, seat, away)
+            state, events = game.apply(match.state, seat, action)
+            return accept.accept(match, game, seat, action, state, events, actor, None, stand_in=stand_in)
         state, events = game.apply(match.state, seat, action)
         return accept.accept(match, game, seat, action, state, events, actor, None)
 
 
-def _think(match: Match, seat: int):
-    """The bot's action at ``seat``. It sees only its seat's view; it thinks
-    on a worker thread or a Celery worker, never on the event loop (issue 21)."""
+def _think(match: Match, seat: int, level: str | None = None):
+    """The bot's action at ``seat`` (``level``: the stand-in's, L-7; else the
+    seat's bot's). It sees only its seat's view; it thinks on a worker thread
+    or a Celery worker, never on the event loop (issue 21)."""
     player = match.player_at(seat) or {}
-    level = player.get("level") or settings.TABLE["BOT_LEVEL"]
+    level = level or player.get("level") or settings.TABLE["BOT_LEVEL"]
     if (given := decks.given(match)) is not None:  # issue 37: the same play meets the same answer
         view = engine.get(match.game).view(match.state, seat)
         return choose(match.game, view, seat, level=level, seed=given.bot_seed, budget_ms=given.bot_budget_ms)
@@ -298,9 +310,41 @@ def _bot_thought(match_id: int, version: int):
     if match is None or match.status != Match.Status.ACTIVE or match.version != version or tea.due(match):
         return None
     due = deadlines.due_seat(match)
-    if due is None or due[1] != Move.Actor.BOT:
+    if due is None:
+        return None
+    if due[1] == Move.Actor.CLOCK and standin.active(match, due[0]):
+        return due[0], _think(match, due[0], level=standin.level())  # L-7: used if he is still gone
+    if due[1] != Move.Actor.BOT:
         return None
     return due[0], _think(match, due[0])
+
+
+def came_back(match_id: int, user_id: int) -> Outcome | None:
+    """L-7: a player of ``match_id`` connected to its table (the table's
+    greeting calls this when his seat has clock moves counted). His row of
+    clock moves ends; if a stand-in was playing for him, that is a version
+    of its own: his full clock at once if he is to act, and the badge off
+    for everyone. None when there was nothing to change (a second socket, a
+    stale call: idempotent)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status != Match.Status.ACTIVE:
+            return None
+        seat = match.seat_of_user(user_id)
+        if seat is None or str(seat) not in (match.gone or {}):
+            return None
+        was_playing = standin.active(match, seat)
+        standin.acted(match, seat)
+        if not was_playing:
+            match.save(update_fields=["gone"])  # invisible: the count only
+            return None
+        game = engine.get(match.game)
+        prev = transition.bump(match)
+        deadlines.set_deadlines(match, game, previous=deadlines.others(match.deadlines, seat))
+        match.save(update_fields=["gone", "version", "deadlines", "next_deadline"])
+        events = [{"type": "back", "seat": seat}]
+        built = accept.commit(match, game, events, prev)
+        return Outcome(match.pk, match.version, events, built)
 
 
 # --- tea with the narrator (H4-X4, games/tea.py) ----------------------------------------

@@ -38,21 +38,25 @@ def due(limit: int = 200) -> list[tuple[int, int, bool]]:
     rows = (
         Match.objects.filter(status=Match.Status.ACTIVE, next_deadline__lte=clock.now_dt())
         .order_by("next_deadline")
-        .values_list("pk", "version", "deadlines", "players", "next_deadline")[:limit]
+        .values_list("pk", "version", "deadlines", "players", "next_deadline", "gone")[:limit]
     )
     found = []
-    for pk, version, deadlines, players, at in rows:
+    for pk, version, deadlines, players, at, gone in rows:
         metrics.deadline_due(pk, version, at)  # the deadline lag's start (ops/metrics.py)
-        found.append((pk, version, _bot_turn(deadlines, players)))
+        found.append((pk, version, _bot_turn(deadlines, players, gone)))
     return found
 
 
-def _bot_turn(deadlines: dict | None, players: list | None) -> bool:
-    """Whether the first deadline is a bot seat's (seat 0, the dealer, is not)."""
+def _bot_turn(deadlines: dict | None, players: list | None, gone: dict | None = None) -> bool:
+    """Whether the first deadline is a bot seat's, or a stand-in's (L-7: it
+    thinks as a bot does); seat 0, the dealer, is neither."""
     from .models import Move, first_due
+    from .standin import AFTER
 
     first = first_due(deadlines, players)
-    return first is not None and first[1] == Move.Actor.BOT
+    if first is None:
+        return False
+    return first[1] == Move.Actor.BOT or int((gone or {}).get(str(first[0]), 0)) >= AFTER
 
 
 class Ticker:

@@ -30,7 +30,7 @@ from django.db.models.base import ModelState
 from games import engine
 from games.engine import CHANCE, IllegalAction
 
-from . import clock, deadlines, decks, fairness, frames, tea
+from . import clock, deadlines, decks, fairness, frames, standin, tea
 from .models import DealRecord, Match, Move
 
 
@@ -185,6 +185,8 @@ def decide(match: Match, action, *, user_id: int | None, seat: int | None = None
     step = check(match, action, user_id=user_id, seat=seat)
     if isinstance(step, Refusal) or any(e.get("type") == "swap_seats" for e in step.events):
         return None
+    if standin.count(match, step.seat):
+        return None  # L-7: his row of clock moves ends with his own move (``standin.acted``)
     game, state = step.game, step.state
     to_act = game.to_act(state)
     if game.result(state) is not None:

@@ -65,7 +65,10 @@ class RedisPresence:
     def __init__(self, url: str):
         import redis
 
-        self._redis = redis.Redis.from_url(url, decode_responses=True)
+        # Bounded waits: the play service reads it under a match's row lock (L-7, games/standin.py).
+        self._redis = redis.Redis.from_url(
+            url, decode_responses=True, socket_timeout=2, socket_connect_timeout=2
+        )
 
     def _keys(self, room):
         return f"takhteh:presence:{room}:beat", f"takhteh:presence:{room}:who"

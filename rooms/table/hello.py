@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from games import engine, fairness, frames
+from games import services as play_service
 from games.models import DealRecord, Match
 from infra import presence
 
@@ -45,6 +46,10 @@ class Greeting:
         if match is not None:
             own = frames.viewer_seat(match, self.uid)
             player = own is not None
+            if arriving and player and str(own) in (match.gone or {}) and match.status == Match.Status.ACTIVE:
+                # L-7: he is back; his row of clock moves ends (a version of its own if a stand-in played)
+                if play_service.came_back(match.pk, self.uid) is not None:
+                    match = Match.objects.get(pk=match.pk)
             state = frames.state_frame(match, engine.get(match.game), own, full=True)
             fair = self._fair_waiting(match)
         profile = getattr(self.user, "profile", None) if self.authenticated else None

@@ -281,6 +281,42 @@ def test_l_5_a_disconnected_players_turns_keep_being_played_until_he_returns(cel
     assert Move.objects.filter(match=match, seat=1, actor=Move.Actor.PLAYER).exists()
 
 
+@pytest.mark.celery
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(150)
+def test_l_7_the_stand_in_plays_each_turn_once_across_a_killed_worker(celery_mode, alice):
+    """Nobody connected: after two clock moves the stand-in plays alice's turns
+    (the normal bot's choice, on the 5 s clock, scaled here). The only worker
+    is killed in the middle and another one started: no turn played twice,
+    none lost, and the stand-in goes on."""
+    from games import standin
+
+    worker = celery_mode()
+    room = room_service.create_room(alice, "hokm4", {"turn_seconds": 10, "middle_card": False})
+    for seat in (2, 3, 4):
+        room_service.set_bot(room, alice, seat)
+    match = room_service.start(room, alice)
+
+    assert wait_until(lambda: len(auto_moves(match)) >= 3, 12 * TURN + 20), worker.log.read_text()[-2000:]
+    match.refresh_from_db()
+    assert match.gone.get("1", 0) >= standin.AFTER
+    worker.kill()
+    killed_at = Match.objects.get(pk=match.pk).version
+    time.sleep(1.0)
+    assert Match.objects.get(pk=match.pk).version == killed_at  # nobody plays meanwhile
+    celery_mode(beat=True)
+    assert wait_until(lambda: len(auto_moves(match)) >= 6, 12 * TURN + 30)
+    moves = list(Move.objects.filter(match=match).order_by("seq"))
+    assert [m.seq for m in moves] == list(range(1, len(moves) + 1))  # none lost, none doubled
+    match.refresh_from_db()  # the row first, then the moves up to its version (the match plays on)
+    clock_moves = [m for m in auto_moves(match) if m.seq <= match.version]
+    assert {m.seat for m in clock_moves} == {1}
+    # Each clock move counted once in his row (the third on were the stand-in's: still the
+    # clock's moves in the log, L-5, no leave); the match goes on.
+    assert match.status == Match.Status.ACTIVE and match.leaver_seat is None
+    assert match.gone == {"1": len(clock_moves)}
+
+
 # --- the embedded default: in-process timers -----------------------------------------------------
 
 

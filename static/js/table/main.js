@@ -145,20 +145,13 @@ class App {
   }
 
   /**
-   * L-7: is a stand-in playing for this seat? The state frame's seat carries ``stand_in: true``
-   * (``frame.seats`` or ``frame.view.seats``: [{number|seat, stand_in}]); the room's seat may too.
+   * L-7: is a stand-in playing for this seat? The state frame lists the seats a stand-in plays for
+   * (``stand_in``: their players are gone; games/standin.py).
    */
   standIn(number) {
     const frame = this.liveFrame;
     if (!frame || frame.status !== "active") return false;
-    const lists = [frame.seats, frame.view && frame.view.seats];
-    for (const list of lists) {
-      if (!Array.isArray(list)) continue;
-      const seat = list.find((s) => s && (s.number === number || s.seat === number));
-      if (seat && seat.stand_in) return true;
-    }
-    const seat = this.seat(number);
-    return Boolean(seat && seat.stand_in);
+    return Array.isArray(frame.stand_in) && frame.stand_in.includes(number);
   }
 
   team(seat) {
