@@ -106,6 +106,7 @@ def test_a_versions_frames_are_each_viewers_state_frame(monkeypatch):
                 result=None,
                 leaver_seat=None,
                 tea={},
+                gone={},
             )
             built = frames.build(match, game, events, step)
             assert built.public == dumps(frames.state_frame(match, game, None, events, prev=step)), name
