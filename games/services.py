@@ -274,8 +274,7 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
         elif actor == Move.Actor.BOT:
             action = thought[1] if thought and thought[0] == seat else _think(match, seat)
         else:
-            # L-5: the clock plays for him. L-7: after two such moves in a row while he was
-            # disconnected, the stand-in (the normal bot's choice) plays until he is back.
+            # L-5: the clock plays for him; L-7: after two in a row while he was gone, the stand-in
             away = not standin.connected(match, seat)
             stand_in = away and standin.active(match, seat)
             if stand_in:
@@ -320,12 +319,9 @@ def _bot_thought(match_id: int, version: int):
 
 
 def came_back(match_id: int, user_id: int) -> Outcome | None:
-    """L-7: a player of ``match_id`` connected to its table (the table's
-    greeting calls this when his seat has clock moves counted). His row of
-    clock moves ends; if a stand-in was playing for him, that is a version
-    of its own: his full clock at once if he is to act, and the badge off
-    for everyone. None when there was nothing to change (a second socket, a
-    stale call: idempotent)."""
+    """L-7: a player of ``match_id`` connected to its table (its greeting). His row of clock
+    moves ends; a stand-in that was playing makes it a version of its own (his full clock at
+    once, the badge off). None when nothing changed (a second socket: idempotent)."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status != Match.Status.ACTIVE:
