@@ -413,6 +413,8 @@ TABLE = {
         "BOT_LEVEL", "normal"
     ),  # a bot seat's level when none was chosen (issue 21)  # a bot's human-looking pause, seconds
     "ROUND_PAUSE": float(env_str("ROUND_PAUSE", "4")),  # C-7: the result shows, then the next deal
+    "STAND_IN_SECONDS": 5.0,  # L-7: a gone player's turn clock once the stand-in plays (games/standin.py)
+    "STAND_IN_LEVEL": "normal",  # L-7: the bot whose choice the stand-in plays
     # Multiplies every turn's time (C-8); below 1 only to speed up tests and demos.
     "TURN_SCALE": float(env_str("TURN_SCALE", "1")),
     "MAX_FRAME_BYTES": 4096,

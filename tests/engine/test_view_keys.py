@@ -118,6 +118,7 @@ STATE_FRAME_KEYS = {
     "leaver",
     "full",
     "tea",  # H4-X4: null unless the room plays with tea (games/tea.py public: no hidden card)
+    "stand_in",  # L-7: the seats a stand-in plays for (public: whose player is gone)
 }
 RULES = {
     "hokm4": [{}, {"early_play": True, "lead_run": True}, {"ace_partners": True}],
@@ -155,9 +156,11 @@ def test_a_state_frame_carries_exactly_its_announced_fields():
             None,
         )
         state = engine.get("hokm2").new_match({})
+        gone = {"2": 2}
 
     frame = frames.state_frame(FakeMatch(), engine.get("hokm2"), None, [], prev=2)
     assert set(frame) == STATE_FRAME_KEYS
+    assert frame["stand_in"] == [2]
 
 
 @pytest.mark.parametrize("name", sorted(VIEW_KEYS))
