@@ -369,7 +369,9 @@ def meets(a: dict, b: dict) -> bool:
     return a["x"] < b["r"] - 0.5 and b["x"] < a["r"] - 0.5 and a["y"] < b["b"] - 0.5 and b["y"] < a["b"] - 0.5
 
 
-def check_phone_panel(page, selector: str, where: str, controls: bool = True) -> dict:
+def check_phone_panel(
+    page, selector: str, where: str, controls: bool = True, width: int = NARROW["width"]
+) -> dict:
     """The panel covers no seat's name plate, the page does not scroll sideways, and every
     control of the panel is a tap target of at least 40x40 px (issue 40, 320x568)."""
     geo = page.evaluate(PANEL_GEOMETRY, selector)
@@ -387,7 +389,7 @@ def check_phone_panel(page, selector: str, where: str, controls: bool = True) ->
     small = [c for c in geo["controls"] if c["r"] - c["x"] < 39.5 or c["b"] - c["y"] < 39.5]
     assert not small, (where, small)
     assert geo["controls"] or not controls, where
-    assert geo["panel"]["x"] >= 0 and geo["panel"]["r"] <= NARROW["width"], (where, geo["panel"])
+    assert geo["panel"]["x"] >= 0 and geo["panel"]["r"] <= width, (where, geo["panel"])
     return geo
 
 
@@ -573,3 +575,26 @@ def test_issue40_shelem_bid_at_320_clear_of_the_names(people, lang):
     page.locator("[data-testid=confirm-bid-yes]").click()
     wait_until(lambda: len(player.sent("act")) == before + 1, message="the confirmed bid sent")
     assert player.sent("act")[-1]["action"]["type"] == "bid"
+
+
+@pytest.mark.parametrize("game", ["bridge", "shelem4"])
+@pytest.mark.parametrize(
+    "viewport", [{"width": 360, "height": 640}, {"width": 375, "height": 667}], ids=["360x640", "375x667"]
+)
+def test_issue40_short_phones_bid_clear_of_the_names(people, game, viewport):
+    """B-2, SH-3 on short phones: even the compact full bidding box (35 calls) covered the top
+    seats' and the player's own name at 360x640 and 375x667; there the box comes in two steps
+    and Shelem's bid in short rows, clear of every name, with 40 px targets."""
+    player = people("short", lang="fa", viewport=viewport)
+    page = practice(player, game)
+    kinds = ("call",) if game == "bridge" else ("bid", "pass")
+    wait_until(
+        lambda: any(a["type"] in kinds for a in (page.evaluate(VIEW) or {}).get("legal") or []),
+        timeout=60,
+        message="my turn to bid",
+    )
+    panel = f"{BOX}[data-step=level]" if game == "bridge" else "[data-testid=bid-panel]"
+    page.locator(panel).wait_for()
+    player.settle()
+    check_phone_panel(page, panel, f"{game} {viewport}", width=viewport["width"])
+    player.shot(f"a11y-{game}-bidding-fa-{viewport['width']}x{viewport['height']}")

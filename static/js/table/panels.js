@@ -333,11 +333,12 @@ function callPanel(r, view, legal) {
 }
 
 // --- the bidding box in two steps (issue 40: a 320 px phone) -------------------------
-// The 35 bids at 40 px would cover the top seats' names on a narrow phone: there the box
-// shows the seven levels with Pass, Double and Redouble, and a level opens its five bids.
+// The 35 bids at 40 px would cover the top seats' names on a narrow phone, and even the
+// compact ones do on a short phone (360x640, 375x667): there the box shows the seven levels
+// with Pass, Double and Redouble, and a level opens its five bids.
 
 const STRAINS = ["C", "D", "H", "S", "NT"];
-export const STEP_BOX_MEDIA = "(max-width: 340px)";
+export const STEP_BOX_MEDIA = "(max-width: 340px), (max-width: 480px) and (max-height: 700px)";
 
 export function stepBox() {
   return Boolean(window.matchMedia && window.matchMedia(STEP_BOX_MEDIA).matches);
