@@ -11,6 +11,7 @@ import time
 import pytest
 
 from .conftest import DESKTOP, ROOM_URL, wait_until
+from .test_a11y_pages import check_axe, check_narrow
 
 pytestmark = pytest.mark.browser
 
@@ -344,3 +345,262 @@ def test_issue40_l7_the_stand_in_badge_from_the_state_frame_and_screenshots(peop
         wait_until(
             lambda page=page: page.locator("[data-testid=stand-in-2]").count() == 0, message="badge gone"
         )
+
+
+# --- issue 40: the phone's bidding box in two steps (320x568) ---------------------------------
+
+PANEL_GEOMETRY = """(sel) => {
+  const box = (el) => { const b = el.getBoundingClientRect(); return {x: b.left, y: b.top, r: b.right, b: b.bottom}; };
+  const shown = (el) => el.offsetParent !== null;
+  const panel = [...document.querySelectorAll(sel)].find(shown) || null;
+  const controls = panel ? [...panel.querySelectorAll('button, input')].filter(shown) : [];
+  return {
+    panel: panel ? box(panel) : null,
+    step: panel ? panel.dataset.step || null : null,
+    names: [...document.querySelectorAll('.seat .seat-name')].filter(shown)
+      .map((el) => ({...box(el), text: el.innerText})),
+    fair: [...document.querySelectorAll('[data-testid=fair-box] > *')].filter(shown).map(box),
+    controls: controls.map((el) => ({...box(el), text: el.dataset.call || el.dataset.testid || el.innerText})),
+    scroll: document.scrollingElement.scrollWidth - innerWidth,
+  };
+}"""
+
+
+def meets(a: dict, b: dict) -> bool:
+    return a["x"] < b["r"] - 0.5 and b["x"] < a["r"] - 0.5 and a["y"] < b["b"] - 0.5 and b["y"] < a["b"] - 0.5
+
+
+def check_phone_panel(
+    page, selector: str, where: str, controls: bool = True, width: int = NARROW["width"]
+) -> dict:
+    """The panel covers no seat's name plate, the page does not scroll sideways, and every
+    control of the panel is a tap target of at least 40x40 px (issue 40, 320x568)."""
+    geo = page.evaluate(PANEL_GEOMETRY, selector)
+    assert geo["panel"], f"{where}: no panel {selector}"
+    assert len(geo["names"]) == 4, (where, geo["names"])
+    covered = [n for n in geo["names"] if meets(geo["panel"], n)]
+    assert not covered, (where, geo["panel"], covered)
+    # Nor does the fair deal's box in the felt's corner (every seat's name stays readable).
+    assert not [n for n in geo["names"] for f in geo["fair"] if meets(f, n)], (
+        where,
+        geo["fair"],
+        geo["names"],
+    )
+    assert geo["scroll"] <= 0, (where, geo["scroll"])
+    small = [c for c in geo["controls"] if c["r"] - c["x"] < 39.5 or c["b"] - c["y"] < 39.5]
+    assert not small, (where, small)
+    assert geo["controls"] or not controls, where
+    assert geo["panel"]["x"] >= 0 and geo["panel"]["r"] <= width, (where, geo["panel"])
+    return geo
+
+
+def wait_my_call(page, timeout: float = 60):
+    """My turn to call, or None once the auction is over."""
+
+    def ready():
+        view = page.evaluate(VIEW)
+        if not view:
+            return None
+        if view["phase"] != "auction":
+            return {"over": view}
+        if not view["busy"] and any(a["type"] == "call" for a in view.get("legal") or []):
+            return {"turn": view}
+        return None
+
+    got = wait_until(ready, timeout=timeout, message="my turn to call")
+    return got.get("turn")
+
+
+def wait_call_taken(page, count: int):
+    wait_until(
+        lambda: (
+            len((page.evaluate(VIEW) or {}).get("calls") or []) > count
+            or (page.evaluate(VIEW) or {}).get("phase") != "auction"
+        ),
+        timeout=10,
+        message="the call accepted",
+    )
+
+
+def focus_on(page) -> dict:
+    return page.evaluate(
+        "() => { const el = document.activeElement; return el ? {call: el.dataset.call || null,"
+        " level: el.dataset.level || null, testid: el.dataset.testid || null} : {}; }"
+    )
+
+
+BOX = "[data-testid=call-panel]"
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_issue40_a_bridge_auction_through_the_two_step_box_at_320(people, lang):
+    """B-2 at 320x568: levels first, a level opens its five bids (only legal calls enabled), a way
+    back; the box never covers a seat's name, no sideways scroll, 40 px targets. In Persian by
+    touch with "confirm bids" on; in English by the keyboard only (Enter, arrows, Escape)."""
+    player = people(f"steps{lang}", lang=lang, viewport=NARROW)
+    if lang == "fa":
+        set_preference(player, "confirm_bids", True)
+    page = practice(player, "bridge")
+    assert page.locator("#table-app").get_attribute("data-confirm-bids") == (
+        "true" if lang == "fa" else "false"
+    )
+    wait_until(
+        lambda: (page.evaluate(VIEW) or {}).get("phase") == "auction", timeout=30, message="the auction"
+    )
+    if lang == "en":
+        page.keyboard.press("Tab")
+    mine = []
+    shots = set()
+    end = time.monotonic() + 150
+    while time.monotonic() < end:
+        view = wait_my_call(page)
+        if view is None:
+            break
+        # Not yet my turn's panel (the bots' frames redraw it): the levels show first.
+        page.locator(f"{BOX}[data-step=level]").wait_for()
+        if "level" not in shots:
+            player.shot(f"a11y-bidding-levels-{lang}-320x568")
+            shots.add("level")
+            # The whole table at this moment: no sideways scroll, every tap target 40 px, and axe-core
+            # finds nothing serious in the box (its groups and buttons are labelled).
+            check_narrow(page, f"bridge auction ({lang})")
+            check_axe(page, f"two-step box, levels ({lang})")
+        check_phone_panel(page, BOX, "levels")
+        legal = {a["call"] for a in view["legal"] if a["type"] == "call"}
+        # Only the levels with a legal bid are enabled (the same legal calls as the full box).
+        for level in range(1, 8):
+            enabled = page.locator(f"[data-testid=bb-level-{level}]").is_enabled()
+            assert enabled == any(c[0] == str(level) for c in legal if c[0].isdigit()), (level, legal)
+        for call in ("P", "X", "XX"):
+            assert page.locator(f"{BOX} [data-call='{call}']").is_enabled() == (call in legal), call
+        count = len(view.get("calls") or [])
+        acts = len(player.sent("act"))
+        bids = sorted(c for c in legal if c[0].isdigit())
+        if not mine and bids:
+            level = int(bids[0][0])
+            if lang == "en":
+                tab_to(
+                    page,
+                    lambda f, level=level: (
+                        page.evaluate("() => document.activeElement.dataset.level || ''") == str(level)
+                    ),
+                )
+                page.keyboard.press("Enter")
+                page.locator(f"{BOX}[data-step=strain]").wait_for()
+                first = focus_on(page)
+                assert first["call"] and first["call"][0] == str(level), first
+                page.keyboard.press("Escape")  # back to the levels, on the level left
+                page.locator(f"{BOX}[data-step=level]").wait_for()
+                assert focus_on(page)["level"] == str(level)
+                page.keyboard.press("Enter")
+                page.locator(f"{BOX}[data-step=strain]").wait_for()
+            else:
+                page.locator(f"[data-testid=bb-level-{level}]").click()
+                page.locator(f"{BOX}[data-step=strain]").wait_for()
+                page.locator("[data-testid=bb-back]").click()
+                page.locator(f"{BOX}[data-step=level]").wait_for()
+                page.locator(f"[data-testid=bb-level-{level}]").click()
+                page.locator(f"{BOX}[data-step=strain]").wait_for()
+            check_phone_panel(page, BOX, "strains")
+            player.shot(f"a11y-bidding-strains-{lang}-320x568")
+            check_axe(page, f"two-step box, strains ({lang})")
+            strains = page.locator("[data-testid=bb-strains] button")
+            assert strains.count() == 5
+            for i in range(5):
+                button = strains.nth(i)
+                call = button.get_attribute("data-call")
+                assert call[0] == str(level) and button.is_enabled() == (call in legal), (call, legal)
+                assert button.get_attribute("aria-label"), call
+            assert page.locator("[data-testid=bb-strains]").get_attribute("aria-label")
+            assert page.locator("[data-testid=bb-back]").get_attribute("aria-label")
+            if lang == "en":
+                page.keyboard.press("ArrowRight")
+                chosen = focus_on(page)["call"]
+                page.keyboard.press("Enter")
+            else:
+                chosen = max((c for c in bids if c[0] == str(level)), key=lambda c: "CDHSN".index(c[1]))
+                page.locator(f"[data-testid=bb-strains] [data-call='{chosen}']").click()
+        else:
+            chosen = "P"
+            if lang == "en":
+                tab_to(page, lambda f: f["call"] == "P")
+                page.keyboard.press("Enter")
+            else:
+                page.locator(f"{BOX} [data-call=P]").click()
+        if lang == "fa":
+            # "Confirm bids": the box gives way to the question, still clear of every name.
+            page.locator(f"{BOX}[data-step=confirm]").wait_for()
+            assert len(player.sent("act")) == acts, "the call waits for its confirmation"
+            check_phone_panel(page, BOX, "confirm")
+            if "confirm" not in shots:
+                player.shot(f"a11y-bidding-confirm-{lang}-320x568")
+                shots.add("confirm")
+            page.locator("[data-testid=confirm-bid-yes]").click()
+        wait_call_taken(page, count)
+        mine.append(chosen)
+        # The others' turns: the auction so far in the middle, clear of every name too.
+        if page.locator("[data-testid=auction]").is_visible():
+            check_phone_panel(page, "[data-testid=auction]", "the auction", controls=False)
+        sent = [a["action"] for a in player.sent("act")]
+        assert sent[-1] == {"type": "call", "call": chosen}, sent[-3:]
+    view = page.evaluate(VIEW)
+    assert view["phase"] != "auction", "the auction never ended"
+    assert mine and mine[0][0].isdigit(), mine  # a bid made through the two steps
+    said = page.evaluate(SAID)
+    assert any(line.startswith("The contract is ") or "قرارداد" in line for line in said) or view.get(
+        "contract"
+    ), said[-4:]
+    player.shot(f"a11y-bidding-after-{lang}-320x568")
+    if lang == "en":
+        assert page.evaluate("() => window.takhteh.app.keyboardUser") is True
+
+
+@pytest.mark.parametrize("lang", ["fa", "en"])
+def test_issue40_shelem_bid_at_320_clear_of_the_names(people, lang):
+    """SH-3 at 320x568: the bid's controls cover no seat's name, 40 px targets, no sideways scroll;
+    with "confirm bids" the question alone shows, then the bid goes."""
+    player = people(f"shbid{lang}", lang=lang, viewport=NARROW)
+    set_preference(player, "confirm_bids", True)
+    page = practice(player, "shelem4")
+    wait_until(
+        lambda: any(a["type"] in ("bid", "pass") for a in (page.evaluate(VIEW) or {}).get("legal") or []),
+        timeout=60,
+        message="my turn to bid",
+    )
+    panel = "[data-testid=bid-panel]"
+    page.locator(panel).wait_for()
+    check_phone_panel(page, panel, "bid")
+    player.shot(f"a11y-shelem-bid-{lang}-320x568")
+    before = len(player.sent("act"))
+    page.locator("[data-testid=bid-more]").click()
+    page.locator("[data-testid=bid-button]").click()
+    page.locator("[data-testid=confirm-bid]").wait_for()
+    check_phone_panel(page, panel, "confirm")
+    player.shot(f"a11y-shelem-bid-confirm-{lang}-320x568")
+    assert len(player.sent("act")) == before
+    page.locator("[data-testid=confirm-bid-yes]").click()
+    wait_until(lambda: len(player.sent("act")) == before + 1, message="the confirmed bid sent")
+    assert player.sent("act")[-1]["action"]["type"] == "bid"
+
+
+@pytest.mark.parametrize("game", ["bridge", "shelem4"])
+@pytest.mark.parametrize(
+    "viewport", [{"width": 360, "height": 640}, {"width": 375, "height": 667}], ids=["360x640", "375x667"]
+)
+def test_issue40_short_phones_bid_clear_of_the_names(people, game, viewport):
+    """B-2, SH-3 on short phones: even the compact full bidding box (35 calls) covered the top
+    seats' and the player's own name at 360x640 and 375x667; there the box comes in two steps
+    and Shelem's bid in short rows, clear of every name, with 40 px targets."""
+    player = people("short", lang="fa", viewport=viewport)
+    page = practice(player, game)
+    kinds = ("call",) if game == "bridge" else ("bid", "pass")
+    wait_until(
+        lambda: any(a["type"] in kinds for a in (page.evaluate(VIEW) or {}).get("legal") or []),
+        timeout=60,
+        message="my turn to bid",
+    )
+    panel = f"{BOX}[data-step=level]" if game == "bridge" else "[data-testid=bid-panel]"
+    page.locator(panel).wait_for()
+    player.settle()
+    check_phone_panel(page, panel, f"{game} {viewport}", width=viewport["width"])
+    player.shot(f"a11y-{game}-bidding-fa-{viewport['width']}x{viewport['height']}")

@@ -60,7 +60,7 @@ export function buildPanel(r) {
     return { kind: "discard", key: `discard:${live}:${[...app.discardSel].join()}`, el: discardPanel(r, legal) };
   }
   if (types.has("sars")) return { kind: "sars", key: `sars:${live}`, el: sarsPanel(r) };
-  if (types.has("call")) return { kind: "call", key: `call:${live}:${asking}`, el: callPanel(r, view, legal) };
+  if (types.has("call")) return { kind: "call", key: `call:${live}:${asking}:${stepKey(r, frame)}`, el: callPanel(r, view, legal) };
   if (family(view.game) === "bridge" && view.phase === "auction") {
     return { kind: "auction", key: `auction:${(view.calls || []).length}`, el: card("auction", "auction", auctionTable(view)) };
   }
@@ -304,29 +304,107 @@ export function auctionTable(view) {
       ? h("td", { "data-call-index": String(row[i].i), tabindex: "0" }, row[i].text) : h("td", null, "")))))));
 }
 
+/** One call of the bidding box: enabled only when the table's legal calls hold it. */
+function callButton(r, calls, call, spec = "button.bb", attrs = {}) {
+  return h(spec, { type: "button", disabled: !calls.has(call), class: /[HD]$/.test(call) ? "red" : "", "data-call": call,
+    "aria-label": callSpoken(call), onclick: () => decide(r, { type: "call", call }, callText(call)), ...attrs }, callText(call));
+}
+
+/** Pass, Double and Redouble, under either box. */
+function otherCalls(r, calls) {
+  return h("div.panel-actions", null, ["P", "X", "XX"].map((call) => callButton(r, calls, call, "button.btn",
+    { class: call === "P" ? "btn-ghost" : "btn-danger", "aria-label": null })));
+}
+
 function callPanel(r, view, legal) {
-  const { app } = r;
   const calls = new Set(legal.map((a) => a.call));
-  const strains = ["C", "D", "H", "S", "NT"];
+  if (stepBox()) return stepCallPanel(r, calls);
   let low = 8;
   for (const c of calls) if (/^\d/.test(c)) low = Math.min(low, Number(c[0]));
   const rows = [];
   for (let level = Math.min(low, 7); level <= 7; level += 1) {
-    rows.push(h("div.bb-row", null, strains.map((s) => {
-      const call = `${level}${s}`;
-      return h("button.bb", { type: "button", disabled: !calls.has(call), class: ["H", "D"].includes(s) ? "red" : "",
-        "data-call": call, "aria-label": callSpoken(call), onclick: () => decide(r, { type: "call", call }, callText(call)) },
-      callText(call));
-    })));
+    rows.push(h("div.bb-row", null, STRAINS.map((s) => callButton(r, calls, `${level}${s}`))));
   }
   return card("call", "call-panel",
     auctionTable(view),
     confirmBar(r),
     h("div.bidding-box", { dir: "ltr", role: "group", "aria-label": gettext("Bidding box") }, rows),
-    h("div.panel-actions", null, ["P", "X", "XX"].map((call) => h("button.btn", {
-      type: "button", class: call === "P" ? "btn-ghost" : "btn-danger", disabled: !calls.has(call), "data-call": call,
-      onclick: () => decide(r, { type: "call", call }, callText(call)),
-    }, callText(call)))));
+    otherCalls(r, calls));
+}
+
+// --- the bidding box in two steps (issue 40: a 320 px phone) -------------------------
+// The 35 bids at 40 px would cover the top seats' names on a narrow phone, and even the
+// compact ones do on a short phone (360x640, 375x667): there the box shows the seven levels
+// with Pass, Double and Redouble, and a level opens its five bids.
+
+const STRAINS = ["C", "D", "H", "S", "NT"];
+export const STEP_BOX_MEDIA = "(max-width: 340px), (max-width: 480px) and (max-height: 700px)";
+
+export function stepBox() {
+  return Boolean(window.matchMedia && window.matchMedia(STEP_BOX_MEDIA).matches);
+}
+
+/** This turn to call: a level chosen stays only while the auction has not moved on. */
+function callTurn(frame) {
+  return `${frame.match}:${frame.view.round}:${(frame.view.calls || []).length}`;
+}
+
+function chosenLevel(r, frame) {
+  return r.callLevel && frame && r.callLevel.turn === callTurn(frame) ? r.callLevel.level : null;
+}
+
+function stepKey(r, frame) {
+  return stepBox() ? `steps:${chosenLevel(r, frame) || ""}` : "full";
+}
+
+/** Open a level's bids (or, with null, go back to the levels); the focus follows inside the box. */
+function chooseLevel(r, level, from = null) {
+  const { app } = r;
+  const had = r.el.panel.contains(document.activeElement);
+  r.callLevel = level ? { level, turn: callTurn(app.liveFrame) } : null;
+  app.render();
+  if (!had) return;
+  const target = level
+    ? r.el.panel.querySelector(".bb-strains button:not([disabled])")
+    : r.el.panel.querySelector(`[data-level="${from}"]:not([disabled])`) || r.el.panel.querySelector("button:not([disabled])");
+  if (target) target.focus({ preventScroll: true });
+}
+
+function stepCallPanel(r, calls) {
+  const frame = r.app.liveFrame;
+  const level = chosenLevel(r, frame);
+  const parts = [];
+  if (asked(r, frame)) {
+    parts.push(confirmBar(r));
+  } else if (level) {
+    parts.push(
+      h("div.bb-step-head", null,
+        h("button.btn.btn-ghost.bb-back", { type: "button", "data-testid": "bb-back", "aria-label": gettext("Back to the levels"),
+          onclick: () => chooseLevel(r, null, level) },
+        h("span.bb-back-arrow", { "aria-hidden": "true" }, "‹"), gettext("Back")),
+        h("span.bb-step-title", { "data-testid": "bb-step-title" }, fmt(gettext("Level %(n)s: choose the suit"), { n: num(level) }))),
+      h("div.bb-strains", { dir: "ltr", role: "group", "data-testid": "bb-strains",
+        "aria-label": fmt(gettext("Bids at level %(n)s"), { n: num(level) }) },
+      STRAINS.map((s) => callButton(r, calls, `${level}${s}`))));
+  } else {
+    const open = (l) => STRAINS.some((s) => calls.has(`${l}${s}`));
+    parts.push(
+      h("div.bb-levels", { dir: "ltr", role: "group", "data-testid": "bb-levels", "aria-label": gettext("Bidding box: choose a level") },
+        [1, 2, 3, 4, 5, 6, 7].map((l) => h("button.bb.bb-level", { type: "button", disabled: !open(l), "data-level": String(l),
+          "data-testid": `bb-level-${l}`, "aria-label": fmt(gettext("Level %(n)s"), { n: num(l) }),
+          onclick: () => chooseLevel(r, l) }, num(l)))),
+      otherCalls(r, calls));
+  }
+  const el = card("call", "call-panel", parts);
+  el.classList.add("bb-steps");
+  el.dataset.step = asked(r, frame) ? "confirm" : level ? "strain" : "level";
+  el.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && chosenLevel(r, r.app.liveFrame) && !asked(r, r.app.liveFrame)) {
+      event.preventDefault();
+      chooseLevel(r, null, level);
+    }
+  });
+  return el;
 }
 
 function extrasPanel(r, legal) {

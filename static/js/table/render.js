@@ -7,7 +7,7 @@ import { fmt, gettext, isolate, ngettext, num, pgettext, score, signed } from ".
 import { animateEvents, fastPlay, holdMs, setFastPlay } from "./motion.js";
 import { ScoreSheet } from "./sheet.js";
 import { saveSoundPreference, setSoundEnabled, soundEnabled, storedSoundChoice } from "./sound.js";
-import { auctionTable, bannerShowing, buildPanel } from "./panels.js";
+import { auctionTable, bannerShowing, buildPanel, STEP_BOX_MEDIA } from "./panels.js";
 import { layoutFan } from "./fan.js";
 import { callText, compassName, contractText, family, sideText } from "./games.js";
 
@@ -134,6 +134,8 @@ export class Renderer {
       if (["Tab", "Enter", " ", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) app.keyboardUser = true;
     });
     this.el.panel.addEventListener("keydown", (event) => this.panelKeys(event));
+    // Issue 40: the bidding box comes in two steps on a narrow phone; turning the phone redraws it.
+    if (window.matchMedia) window.matchMedia(STEP_BOX_MEDIA).addEventListener("change", () => app.render());
     // The last trick: the button, or a tap on the trick pile.
     this.el.lastBtn.addEventListener("click", () => this.toggleLastTrick());
     this.el.trick.parentElement.addEventListener("click", () => {
