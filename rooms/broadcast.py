@@ -50,10 +50,16 @@ ROOM_EVENTS = {"match_won", "rubber_won", "left", "swap_seats"}
 _CURRENT = object()
 
 
-def room_snapshot(room: Room, match=_CURRENT) -> dict:
+def room_seats(room: Room) -> list:
+    """The room's seats with their users, in order (what ``room_snapshot`` shows)."""
+    return list(room.seats.select_related("user").order_by("number"))
+
+
+def room_snapshot(room: Room, match=_CURRENT, seats: list | None = None) -> dict:
     """The ``room`` frame's body: an allow-list of public fields. ``match``:
-    the room's current match (or None), when the caller has just read it."""
-    seats = list(room.seats.select_related("user").order_by("number"))
+    the room's current match (or None), and ``seats`` (``room_seats``), when
+    the caller has just read them."""
+    seats = room_seats(room) if seats is None else seats
     seated = {s.number: f"u:{s.user_id}" for s in seats if s.user_id}
     live = presence.snapshot(room.code, seated)
     match = room.current_match() if match is _CURRENT else match

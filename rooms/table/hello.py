@@ -7,11 +7,17 @@ import time
 
 from games import engine, fairness, frames
 from games import services as play_service
+from games.engine import CHANCE
 from games.models import DealRecord, Match
 from infra import presence
+from infra.rows import RowReader
 
 from .. import broadcast, heartbeats
-from ..models import Room, Seat
+from ..models import Room
+
+_LATEST_MATCH = RowReader(Match, '"games_match"."room_id" = %s ORDER BY "games_match"."id" DESC LIMIT 1')
+"""The room's latest match (``Match.objects.filter(room_id=...).order_by("-id").first()``),
+through a statement built once: a greeting per arrival, a thousand tables' worth at a start."""
 
 
 class Greeting:
@@ -26,18 +32,13 @@ class Greeting:
         room = rooms.filter(pk=room_id).first() if room_id else rooms.filter(code=self.code).first()
         if room is None or room.code != self.code:
             return None
-        match = Match.objects.filter(room_id=room.pk).order_by("-id").first()
-        seat = None
-        if self.uid is not None:
-            seat = (
-                Seat.objects.filter(room_id=room.pk, user_id=self.uid)
-                .values_list("number", flat=True)
-                .first()
-            )
+        match = _LATEST_MATCH.one([room.pk])
+        seats = broadcast.room_seats(room)  # this viewer's seat among them: no query of its own
+        seat = next((s.number for s in seats if self.uid is not None and s.user_id == self.uid), None)
         self.seat_number = seat
         if arriving:
             presence.store().touch(self.code, self.conn_id, self.who, seat)
-        snapshot = broadcast.room_snapshot(room, match)
+        snapshot = broadcast.room_snapshot(room, match, seats)
         if arriving:
             broadcast.presence_changed(room, force=True, snapshot=snapshot)
         state = None
@@ -66,8 +67,10 @@ class Greeting:
     @staticmethod
     def _fair_waiting(match) -> dict | None:
         """The public state of a fair deal still collecting fingerprints or
-        values (a browser that connects late still answers in time, F-1)."""
-        if match.status != Match.Status.ACTIVE:
+        values (a browser that connects late still answers in time, F-1).
+        A record collects only while its deal is still to come: the dealer
+        is to act (the round's end, the match's start), else no query."""
+        if match.status != Match.Status.ACTIVE or CHANCE not in engine.get(match.game).to_act(match.state):
             return None
         waiting = (DealRecord.Phase.COMMIT, DealRecord.Phase.REVEAL)
         record = DealRecord.objects.filter(match=match, phase__in=waiting).order_by("-number").first()

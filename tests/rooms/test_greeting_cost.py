@@ -1,0 +1,54 @@
+"""Issue 39: a table's greeting (the room frame and the viewer's state frame,
+read once per arriving socket: a thousand tables' start is four thousand of
+them) reads the room, its latest match, its seats and, on a full frame, the
+match's finished rounds; the fair deal's record only while its deal is still
+to come (F-1). Its seat among the seats read, not a query of its own."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import engine
+from games.engine import CHANCE
+from rooms import services as room_service
+from rooms.consumers import TableConsumer
+from tests.rooms.conftest import make_room
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _greeter(room, user) -> TableConsumer:
+    consumer = TableConsumer.__new__(TableConsumer)
+    consumer.code, consumer.user, consumer.uid = room.code, user, user.pk
+    consumer.conn_id, consumer.who, consumer.scope = "greeting-test", f"u:{user.pk}", {"cookies": {}}
+    return consumer
+
+
+def test_a_greeting_mid_round_is_four_reads(alice, bob, charlie, dave, settings):
+    settings.FAIR_WAIT_SECONDS = 0
+    room = make_room(alice, [bob, charlie, dave], rules={"middle_card": False})
+    match = room_service.start(room, alice)
+    match.refresh_from_db()
+    assert CHANCE not in engine.get("hokm4").to_act(match.state)  # dealt: the trump's choice is due
+    greeter = _greeter(room, bob)
+    with CaptureQueriesContext(connection) as q:
+        hello = greeter._hello(room.pk, True)
+    sql = [x["sql"] for x in q.captured_queries]
+    assert len(sql) == 4, sql
+    assert not any("games_dealrecord" in s for s in sql)
+    assert hello["player"] and hello["fair"] is None
+    assert greeter.seat_number == match.seat_of_user(bob.pk) == 2
+    assert hello["state"]["view"]["viewer"] == 2
+
+
+def test_a_greeting_while_the_deal_waits_for_its_values_shows_the_record(alice, bob, charlie, dave, settings):
+    """F-1: a browser that connects while the fair deal collects still answers in time."""
+    settings.FAIR_WAIT_SECONDS = 60
+    room = make_room(alice, [bob, charlie, dave], rules={"middle_card": False})
+    match = room_service.start(room, alice)
+    match.refresh_from_db()
+    assert CHANCE in engine.get("hokm4").to_act(match.state)  # the first deal waits for the values
+    hello = _greeter(room, charlie)._hello(room.pk, True)
+    assert hello["fair"] is not None and hello["fair"]["type"] == "fair_state"
