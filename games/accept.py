@@ -206,6 +206,17 @@ def finish(match: Match, result: dict) -> None:
     match_ended.send(sender=Match, match=match)
 
 
+def moveless(match: Match, game, events: list, fields: list[str] | None) -> Outcome:
+    """A version with no move (a tea change, a leave, a player back from a
+    stand-in, L-7): the version moved on (``transition.bump``), the row saved
+    (``fields``, the version with them; None: every field), its frames
+    built and sent after commit. Under the row's lock, in its transaction."""
+    prev = transition.bump(match)
+    match.save(update_fields=None if fields is None else sorted({*fields, "version"}))
+    built = commit(match, game, events, prev)
+    return Outcome(match.pk, match.version, events, built)
+
+
 def commit(match: Match, game, events: list, prev: int) -> frames.Frames:
     """Build this version's frames now (in the transaction, from the state in
     memory) and send exactly them after commit; arm the next deadline first."""

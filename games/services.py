@@ -213,12 +213,9 @@ def abandon(match: Match, leaver_seat: int) -> Outcome:
     match.finished_at = clock.now_dt()
     match.deadlines = {}
     match.next_deadline = None
-    prev = transition.bump(match)
-    match.save()
+    outcome = accept.moveless(match, engine.get(match.game), [{"type": "left", "seat": leaver_seat}], None)
     match_ended.send(sender=Match, match=match)
-    events = [{"type": "left", "seat": leaver_seat}]
-    built = accept.commit(match, engine.get(match.game), events, prev=prev)
-    return Outcome(match.pk, match.version, events, built)
+    return outcome
 
 
 # --- deadlines ---------------------------------------------------------------------------
@@ -335,12 +332,9 @@ def came_back(match_id: int, user_id: int) -> Outcome | None:
             match.save(update_fields=["gone"])  # invisible: the count only
             return None
         game = engine.get(match.game)
-        prev = transition.bump(match)
         deadlines.set_deadlines(match, game, previous=deadlines.others(match.deadlines, seat))
-        match.save(update_fields=["gone", "version", "deadlines", "next_deadline"])
         events = [{"type": "back", "seat": seat}]
-        built = accept.commit(match, game, events, prev)
-        return Outcome(match.pk, match.version, events, built)
+        return accept.moveless(match, game, events, ["gone", "deadlines", "next_deadline"])
 
 
 # --- tea with the narrator (H4-X4, games/tea.py) ----------------------------------------
@@ -365,11 +359,8 @@ def tea_say(match_id: int, user, what: str) -> Outcome:
 
 def _tea_changed(match: Match, game, events: list) -> Outcome:
     """A tea change is a version of its own (one state frame), with no move."""
-    prev = transition.bump(match)
     tea.fit_deadline(match)
-    match.save(update_fields=tea.TEA_FIELDS)
-    built = accept.commit(match, game, events, prev)
-    return Outcome(match.pk, match.version, events, built)
+    return accept.moveless(match, game, events, tea.TEA_FIELDS)
 
 
 def sweep(now: datetime | None = None, grace: float = 2.0) -> int:
