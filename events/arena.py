@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
@@ -61,7 +62,12 @@ def ends_at(arena: Arena):
 
 
 def standings(arena: Arena) -> dict:
-    """What the page and the socket show: every player's score, streak, state; the podium."""
+    """What the page and the socket show: every player's score, streak, state; the podium.
+
+    ``at`` is when it was read (epoch seconds): every change committed before
+    it is in it, so the newest frame stands for every earlier one (the socket
+    sends the latest of a burst, events/consumers.py)."""
+    at = time.time()
     rows = []
     for p in (
         ArenaPlayer.objects.filter(arena=arena).select_related("user").order_by("-score", "played", "id")
@@ -84,6 +90,7 @@ def standings(arena: Arena) -> dict:
             tables[str(uid)] = t.room_id
     return {
         "arena": arena.pk,
+        "at": at,
         "status": arena.status,
         "ends_at": ends_at(arena).isoformat(),
         "standings": rows,
@@ -152,7 +159,8 @@ def seat_free(arena: Arena) -> list[ArenaTable]:
         by_id = {p.user_id: p for p in free}
         scores = {p.user_id: p.score for p in free}
         last = {p.user_id: p.last_partner for p in free if p.last_partner}
-        for seats in arena_core.tables(list(by_id), players_per_table, scores, last, _rng):
+        since = {p.user_id: p.free_since.timestamp() for p in free if p.free_since}
+        for seats in arena_core.tables(list(by_id), players_per_table, scores, last, _rng, since):
             try:
                 with transaction.atomic():  # one table's failure (a player busy elsewhere) leaves the rest
                     made.append(_open_table(arena, [by_id[u] for u in seats]))
