@@ -13,7 +13,7 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from events import arena, arena_core
-from events.models import Arena, ArenaPlayer
+from events.models import Arena, ArenaPlayer, ArenaTable
 from games.models import Match
 from rooms import services as rooms_services
 from rooms.models import Room
@@ -271,6 +271,23 @@ def test_e3_the_players_left_over_are_the_newest_free_not_the_lowest_scores():
     for seed in range(20):
         seated = arena_core.tables(list(range(1, 7)), 4, scores, {}, random.Random(seed), since)
         assert len(seated) == 1 and sorted(seated[0]) == [3, 4, 5, 6]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
+def test_e3_a_matchs_end_seats_its_players_at_once_without_waiting_for_the_tick(alice, bob, charlie, dave):
+    """E-3: free players are seated as soon as a table's worth are free. When a
+    match ends, its four players are at a new table on its commit, not at the
+    next tick (up to two seconds later: most of the seat wait's tail)."""
+    a = running_arena()
+    for user in (alice, bob, charlie, dave):
+        arena.join(a, user)
+    (table,) = arena.seat_free(a)
+    play_out(table.match_id, limit=5000)
+    again = list(ArenaTable.objects.filter(arena=a).exclude(pk=table.pk))
+    assert len(again) == 1 and sorted(again[0].seats) == sorted(table.seats)
+    assert Match.objects.get(pk=again[0].match_id).status == Match.Status.ACTIVE
+    assert ArenaPlayer.objects.filter(arena=a, busy=True).count() == 4
 
 
 def _frame(arena_id: int, at: float, names: list[str]) -> dict:
