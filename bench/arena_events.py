@@ -39,8 +39,9 @@ no browser sends the fair deal's values), and no deadline timer runs
 socket server's loop; the benchmark plays each deadline itself).
 
 Measured: the seat wait of every seating in simulated seconds, from the
-moment a player is free (he joined, came back, or his match ended) to the
-ticker step that seated him (a player still waiting at the window's end
+moment a player is free (he joined, came back, or his match ended) to his
+table's opening (by a ticker step, or at once by a match's end, which seats
+the free players on its commit) (a player still waiting at the window's end
 counts with his wait up to then), and its 95th percentile; the standings
 frames received by the socket per simulated second, from the arena's start
 to its podium; errors: any exception, any broken rule (a player at two
@@ -271,6 +272,21 @@ def run(args) -> dict:
         announce(arena_id)
 
     arena_service.announce = counted
+
+    # When each table was opened, on the simulated clock: by the ticker's step,
+    # or at once by a match's end (``seat_now``, on the worker thread that
+    # played the match's last event at its simulated time).
+    clock = threading.local()
+    opened: dict[int, float] = {}
+    open_table = arena_service._open_table
+
+    def timed_open(*a, **kw):
+        table = open_table(*a, **kw)
+        with lock:
+            opened[table.pk] = clock.now
+        return table
+
+    arena_service._open_table = timed_open
     socket = Socket(arena.pk)
     socket.start()
 
@@ -333,6 +349,7 @@ def run(args) -> dict:
     def step(info: dict) -> None:
         """One event of a match, through the services as a live table's socket calls them."""
         now, kind, arg = info["next"]
+        clock.now = now
         match = info["match"]
         match_id, version = match.pk, match.version
         if kind == "move":
@@ -397,6 +414,7 @@ def run(args) -> dict:
 
     def tick(now: float) -> None:
         nonlocal last_table, matches, finished_at
+        clock.now = now
         arena_service.tick(at(now))  # the ticker's arena step, on the simulated clock
         for table in ArenaTable.objects.filter(arena=arena, pk__gt=last_table).order_by("pk"):
             last_table = table.pk
@@ -406,10 +424,14 @@ def run(args) -> dict:
             rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=arena, user_id__in=seats)}
             if any(rows[u].withdrawn for u in seats):
                 fail(f"a withdrawn player seated at table {table.pk}")
+            # Seated when opened; a table opened by one worker thread may hold a player
+            # whose match another thread ended a little later on the simulated clock
+            # within the same slice: then it was seated when the last of them was free.
+            seated_at = max([opened.get(table.pk, now)] + [free_since.get(u, 0.0) for u in seats])
             for u in seats:
                 if u not in free_since:
                     fail(f"player {u} seated while not free")
-                waits.append(now - free_since.pop(u, now))
+                waits.append(seated_at - free_since.pop(u, seated_at))
                 busy.add(u)
             matches += 1
             info = {
@@ -422,7 +444,7 @@ def run(args) -> dict:
                 "ended": None,
             }
             live[table.match_id] = info
-            follow(info, Match.objects.get(pk=table.match_id), now)
+            follow(info, Match.objects.get(pk=table.match_id), seated_at)
         arena.refresh_from_db()
         if arena.status == Arena.Status.FINISHED:
             finished_at = now
