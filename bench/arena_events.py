@@ -34,17 +34,25 @@ step every 2 simulated seconds) and the services are called in that order,
 as fast as they answer; the ticker step is given the simulated time (``now``)
 so the window closes on the simulated clock. The server's own waits are
 nil (ROUND_PAUSE=0: the pause is on the simulated clock; FAIR_WAIT_SECONDS=0:
-no browser sends the fair deal's values).
+no browser sends the fair deal's values), and no deadline timer runs
+(DEADLINES=celery with no worker: as in production, the clock is not the
+socket server's loop; the benchmark plays each deadline itself).
 
 Measured: the seat wait of every seating in simulated seconds, from the
-moment a player is free (he joined, came back, or his match ended) to the
-ticker step that seated him (a player still waiting at the window's end
+moment a player is free (he joined, came back, or his match ended) to his
+table's opening (by a ticker step, or at once by a match's end, which seats
+the free players on its commit) (a player still waiting at the window's end
 counts with his wait up to then), and its 95th percentile; the standings
 frames received by the socket per simulated second, from the arena's start
 to its podium; errors: any exception, any broken rule (a player at two
 tables, a withdrawn one seated, a table of the wrong size, a score the
-streak rule does not give, no podium) and any standings broadcast the
-socket did not receive. The wall time is printed for scale. The last line
+streak rule does not give, no podium) and any standings change the socket
+did not see within a second. A standings frame is the whole table read
+after the changes before it (its ``at``), and the socket sends the newest of
+a burst (events/consumers.py), so a change is seen when a frame read after
+its commit arrives; the summary line gives the changes, the frames, and the
+delay from a change's commit to the arrival of the first frame that holds it
+(p95 and max, wall seconds). The wall time is printed for scale. The last line
 is exactly:
 
     arena players=200 matches=M p95_seat_wait_s=W standings_updates_per_s=U errors=E
@@ -54,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import heapq
 import os
 import random
@@ -104,7 +113,11 @@ def main(argv=None) -> int:
         SECRET_KEY=os.environ.get("SECRET_KEY", "bench-arena-events-secret-key-not-for-a-real-site-0123"),
         SITE_HTTPS="false",
         DEBUG="false",
-        DEADLINES="inprocess",
+        # The benchmark is the clock: it plays every move and every deal at its
+        # simulated time. No real-time deadline timer may fire behind its back,
+        # and none may run on the observing socket's loop (the ASGI app binds
+        # the in-process clock to the first loop it runs on: that socket's).
+        DEADLINES="celery",
         FAIR_WAIT_SECONDS="0",
         BOT_DELAY="0",
         ROUND_PAUSE="0",  # the pause is on the simulated clock (--round-pause), not the server's
@@ -119,7 +132,9 @@ def main(argv=None) -> int:
             _drop(url, name)
     print(
         f"# {args.game} {args.minutes:g} min: seatings={r['seatings']} p50_seat_wait_s={r['p50']:.1f}"
-        f" moves={r['moves']} standings_sent={r['sent']} received={r['received']}"
+        f" moves={r['moves']} standings_changes={r['sent']} frames={r['received']}"
+        f" seen_within_1s={r['seen']} late={r['late']} lost={r['lost']}"
+        f" p95_standings_delay_s={r['delay95']:.2f} max_standings_delay_s={r['delay_max']:.2f}"
         f" layer={r['layer']} podium={r['podium']} wall_s={r['wall']:.1f}"
     )
     for message in r["messages"][:5]:
@@ -132,11 +147,14 @@ def main(argv=None) -> int:
 
 
 class Socket:
-    """A WebSocket client of the arena's socket on an event loop of its own: counts standings frames."""
+    """A WebSocket client of the arena's socket on an event loop of its own: keeps,
+    for each standings frame, when it arrived and when its standings were read
+    (its ``at``), both on this process's wall clock."""
 
     def __init__(self, arena_id: int):
         self.arena_id = arena_id
         self.frames = 0
+        self.arrivals: list[tuple[float, float]] = []  # (arrived, at), in arrival order
         self.last: dict | None = None
         self.ready = threading.Event()
         self.stop = threading.Event()
@@ -178,13 +196,17 @@ class Socket:
                 continue
             frame = await comm.receive_json_from(timeout=10)
             if frame.get("type") == "standings":
+                self.arrivals.append((time.time(), float(frame.get("at", 0.0))))
                 self.frames += 1
                 self.last = frame
         await comm.disconnect()
 
-    def wait_for(self, count: int, timeout: float = 30.0) -> None:
+    def wait_for(self, committed: float, timeout: float = 30.0) -> None:
+        """Until a frame read after ``committed`` has arrived (or ``timeout``)."""
         deadline = time.monotonic() + timeout
-        while self.frames < count and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            if self.arrivals and self.arrivals[-1][1] >= committed:
+                return
             time.sleep(0.05)
 
     def close(self) -> None:
@@ -234,19 +256,37 @@ def run(args) -> dict:
     )
     window = arena.minutes * 60.0
 
-    sent = [0]
-    sent_lock = threading.Lock()
+    # Every standings change, at its commit (wall clock): a page watching the
+    # arena must receive, within a second, a frame read after it (each frame is
+    # the whole table, so the newest covers every earlier change).
+    changes: list[float] = []
+    changes_lock = threading.Lock()
     announce = arena_service.announce
 
-    def one_more():
-        with sent_lock:
-            sent[0] += 1
+    def committed():
+        with changes_lock:
+            changes.append(time.time())
 
-    def counted(arena_id):  # the broadcasts the socket must receive (each runs on commit)
-        transaction.on_commit(one_more)
+    def counted(arena_id):  # each announce runs on commit: so is its time taken
+        transaction.on_commit(committed)
         announce(arena_id)
 
     arena_service.announce = counted
+
+    # When each table was opened, on the simulated clock: by the ticker's step,
+    # or at once by a match's end (``seat_now``, on the worker thread that
+    # played the match's last event at its simulated time).
+    clock = threading.local()
+    opened: dict[int, float] = {}
+    open_table = arena_service._open_table
+
+    def timed_open(*a, **kw):
+        table = open_table(*a, **kw)
+        with lock:
+            opened[table.pk] = clock.now
+        return table
+
+    arena_service._open_table = timed_open
     socket = Socket(arena.pk)
     socket.start()
 
@@ -281,10 +321,10 @@ def run(args) -> dict:
     lock = threading.Lock()
     started = time.perf_counter()
 
-    def fail(message: str) -> None:
+    def fail(message: str, count: int = 1) -> None:
         nonlocal errors
         with lock:
-            errors += 1
+            errors += count
             messages.append(message)
 
     def follow(info: dict, match, now: float) -> None:
@@ -309,6 +349,7 @@ def run(args) -> dict:
     def step(info: dict) -> None:
         """One event of a match, through the services as a live table's socket calls them."""
         now, kind, arg = info["next"]
+        clock.now = now
         match = info["match"]
         match_id, version = match.pk, match.version
         if kind == "move":
@@ -373,6 +414,7 @@ def run(args) -> dict:
 
     def tick(now: float) -> None:
         nonlocal last_table, matches, finished_at
+        clock.now = now
         arena_service.tick(at(now))  # the ticker's arena step, on the simulated clock
         for table in ArenaTable.objects.filter(arena=arena, pk__gt=last_table).order_by("pk"):
             last_table = table.pk
@@ -382,10 +424,14 @@ def run(args) -> dict:
             rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=arena, user_id__in=seats)}
             if any(rows[u].withdrawn for u in seats):
                 fail(f"a withdrawn player seated at table {table.pk}")
+            # Seated when opened; a table opened by one worker thread may hold a player
+            # whose match another thread ended a little later on the simulated clock
+            # within the same slice: then it was seated when the last of them was free.
+            seated_at = max([opened.get(table.pk, now)] + [free_since.get(u, 0.0) for u in seats])
             for u in seats:
                 if u not in free_since:
                     fail(f"player {u} seated while not free")
-                waits.append(now - free_since.pop(u, now))
+                waits.append(seated_at - free_since.pop(u, seated_at))
                 busy.add(u)
             matches += 1
             info = {
@@ -398,7 +444,7 @@ def run(args) -> dict:
                 "ended": None,
             }
             live[table.match_id] = info
-            follow(info, Match.objects.get(pk=table.match_id), now)
+            follow(info, Match.objects.get(pk=table.match_id), seated_at)
         arena.refresh_from_db()
         if arena.status == Arena.Status.FINISHED:
             finished_at = now
@@ -458,13 +504,29 @@ def run(args) -> dict:
     arena.refresh_from_db()
     if arena.status != Arena.Status.FINISHED or len(set(arena.podium)) != min(3, args.players):
         fail(f"no podium: status {arena.status}, podium {arena.podium}")
-    socket.wait_for(sent[0])
+    socket.wait_for(max(changes, default=0.0))
     received = socket.frames
     socket.close()
     if socket.error:
         fail(f"socket: {socket.error}")
-    if received < sent[0]:
-        fail(f"the socket received {received} of {sent[0]} standings broadcasts")
+    # Each change: the first frame read after its commit, and how long after the
+    # commit it arrived. None: lost (no later frame ever came); over 1 s: late.
+    arrived, ats = [], []
+    for when, at_ in socket.arrivals:
+        arrived.append(when)
+        ats.append(max(at_, ats[-1]) if ats else at_)
+    delays, lost = [], 0
+    for t in changes:
+        j = bisect.bisect_left(ats, t)
+        if j == len(ats):
+            lost += 1
+        else:
+            delays.append(max(0.0, arrived[j] - t))
+    late = sum(1 for d in delays if d > 1.0)
+    if lost:
+        fail(f"{lost} of {len(changes)} standings changes never reached the socket", lost)
+    if late:
+        fail(f"{late} of {len(changes)} standings changes reached the socket after more than 1 s", late)
     if socket.last and socket.last.get("podium") != arena.podium:
         fail("the socket's last standings do not show the podium")
     span = finished_at if finished_at else window
@@ -483,8 +545,13 @@ def run(args) -> dict:
         "p50": percentile(waits, 50),
         "seatings": len(waits),
         "updates_per_s": received / span,
-        "sent": sent[0],
+        "sent": len(changes),
         "received": received,
+        "seen": len(delays) - late,
+        "late": late,
+        "lost": lost,
+        "delay95": percentile(delays, 95),
+        "delay_max": max(delays, default=0.0),
         "layer": layer,
         "errors": errors,
         "messages": messages,

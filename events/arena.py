@@ -5,8 +5,9 @@ joins or leaves; each tick seats the free players (``seat_free``: a table's
 worth at a time, close scores, partners not repeated, events/arena_core.py)
 at a table of rooms' own (private room, rooms' public services start it).
 When a match ends (games' ``match_ended``) its players score and are free
-again; a confirmed leave scores 0 and withdraws the leaver. At the window's
-end no one is seated any more; once the running matches have finished and
+again, and are seated at once if a table's worth are free (``seat_now``);
+a confirmed leave scores 0 and withdraws the leaver. At the window's end
+no one is seated any more; once the running matches have finished and
 counted, the arena is finished with its podium. Every step is idempotent:
 a row lock on the arena serialises seating and the close, a table is
 scored once (``scored``), and the status moves by compare and swap.
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
@@ -61,7 +63,12 @@ def ends_at(arena: Arena):
 
 
 def standings(arena: Arena) -> dict:
-    """What the page and the socket show: every player's score, streak, state; the podium."""
+    """What the page and the socket show: every player's score, streak, state; the podium.
+
+    ``at`` is when it was read (epoch seconds): every change committed before
+    it is in it, so the newest frame stands for every earlier one (the socket
+    sends the latest of a burst, events/consumers.py)."""
+    at = time.time()
     rows = []
     for p in (
         ArenaPlayer.objects.filter(arena=arena).select_related("user").order_by("-score", "played", "id")
@@ -84,6 +91,7 @@ def standings(arena: Arena) -> dict:
             tables[str(uid)] = t.room_id
     return {
         "arena": arena.pk,
+        "at": at,
         "status": arena.status,
         "ends_at": ends_at(arena).isoformat(),
         "standings": rows,
@@ -152,7 +160,8 @@ def seat_free(arena: Arena) -> list[ArenaTable]:
         by_id = {p.user_id: p for p in free}
         scores = {p.user_id: p.score for p in free}
         last = {p.user_id: p.last_partner for p in free if p.last_partner}
-        for seats in arena_core.tables(list(by_id), players_per_table, scores, last, _rng):
+        since = {p.user_id: p.free_since.timestamp() for p in free if p.free_since}
+        for seats in arena_core.tables(list(by_id), players_per_table, scores, last, _rng, since):
             try:
                 with transaction.atomic():  # one table's failure (a player busy elsewhere) leaves the rest
                     made.append(_open_table(arena, [by_id[u] for u in seats]))
@@ -192,12 +201,29 @@ def match_ended(sender, match, **kwargs) -> None:
             return  # scored already (a second delivery)
         record(table, match)
         announce(table.arena_id)
+    # E-3: free players are seated as soon as a table's worth are free, not at
+    # the next tick (up to EVENTS_TICK_SECONDS later): once this end has
+    # committed, its players and those already waiting are seated now.
+    transaction.on_commit(lambda: seat_now(table.arena_id))
     if match.status == Match.Status.FINISHED:
         for hook in RATED:
             try:
                 hook(match)
             except Exception:  # noqa: BLE001 - a rating's failure never undoes the arena's score
                 log.exception("arena rating hook failed for match %s", match.pk)
+
+
+def seat_now(arena_id: int) -> list[ArenaTable]:
+    """Seat the free players of a running arena now (after a match's end); the
+    tick does the same every EVENTS_TICK_SECONDS and would catch a failure."""
+    arena = Arena.objects.filter(pk=arena_id, status=Arena.Status.RUNNING).first()
+    if arena is None:
+        return []
+    try:
+        return seat_free(arena)
+    except Exception:  # noqa: BLE001 - the match's end is committed; the next tick seats them
+        log.exception("arena %s: seating after a match's end failed", arena_id)
+        return []
 
 
 def record(table: ArenaTable, match: Match) -> None:

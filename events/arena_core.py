@@ -52,7 +52,14 @@ def _repeats(pairs, last: dict) -> int:
     return sum(1 for x, y in pairs if last.get(x) == y or last.get(y) == x)
 
 
-def tables(free: list[int], players: int, scores: dict, last: dict, rng: random.Random) -> list[list[int]]:
+def tables(
+    free: list[int],
+    players: int,
+    scores: dict,
+    last: dict,
+    rng: random.Random,
+    since: dict | None = None,
+) -> list[list[int]]:
     """Seat the free players (E-3): as many full tables as they make, each
     of players with close arena scores (sorted by score, ties broken at
     random); in a four-seat game the partners are drawn at random among the
@@ -60,9 +67,18 @@ def tables(free: list[int], players: int, scores: dict, last: dict, rng: random.
     there is one. Returns each table's user ids by seat (seat 1 first;
     partners at seats 1 and 3, 2 and 4). Each player has one last partner,
     so at most two last partnerships meet in a group of four: they are one
-    of its three pairings, and two others are always free of them."""
+    of its three pairings, and two others are always free of them.
+
+    When the free players do not fill whole tables, the ones left over for
+    the next tick are those free the shortest time (``since``: when each
+    became free), not the lowest scores: otherwise the bottom of the field
+    would be left out tick after tick (the seat wait's tail)."""
     order = list(free)
     rng.shuffle(order)
+    extra = len(order) % players
+    if extra and since:
+        order.sort(key=lambda u: since.get(u, 0.0))
+        order = order[: len(order) - extra]
     order.sort(key=lambda u: -scores.get(u, 0))
     groups = [order[i : i + players] for i in range(0, len(order) - len(order) % players, players)]
     seated = []

@@ -51,7 +51,9 @@ def test_e3_the_arena_bench_runs_end_to_end_and_keeps_its_last_line(settings):
     # target (the 200 players' run) is not asked of this small field.
     assert float(p95) > 0 and float(per_s) > 0
     summary = lines[-2]
-    sent = int(re.search(r"standings_sent=(\d+)", summary)[1])
-    received = int(re.search(r"received=(\d+)", summary)[1])
-    assert sent == received > 9  # every join and every scored match reached the socket
+    changes = int(re.search(r"standings_changes=(\d+)", summary)[1])
+    seen = int(re.search(r"seen_within_1s=(\d+)", summary)[1])
+    frames = int(re.search(r"frames=(\d+)", summary)[1])
+    assert changes == seen > 9  # every join and every scored match reached the socket within 1 s
+    assert 0 < frames <= changes + 1  # the newest of a burst (and the hello)
     assert re.search(r"podium=\[\d+, \d+, \d+\]", summary)

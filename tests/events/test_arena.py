@@ -13,7 +13,7 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from events import arena, arena_core
-from events.models import Arena, ArenaPlayer
+from events.models import Arena, ArenaPlayer, ArenaTable
 from games.models import Match
 from rooms import services as rooms_services
 from rooms.models import Room
@@ -259,6 +259,121 @@ async def test_e3_standings_update_live_over_the_socket(alice, bob):
     while not frame["standings"]:
         frame = await comm.receive_json_from(timeout=10)
     assert [r["name"] for r in frame["standings"]] == ["alice"]
+    await comm.disconnect()
+
+
+def test_e3_the_players_left_over_are_the_newest_free_not_the_lowest_scores():
+    """E-3, the seat wait's tail: with a table and a half free, the half left for
+    the next tick is the players free the shortest time, whatever their scores
+    (sorted by score alone, the bottom of the field was left out tick after tick)."""
+    scores = {u: 10 - u for u in range(1, 7)}  # 5 and 6 have the lowest scores
+    since = {1: 50.0, 2: 60.0, 3: 10.0, 4: 20.0, 5: 1.0, 6: 2.0}  # 1 and 2 came last
+    for seed in range(20):
+        seated = arena_core.tables(list(range(1, 7)), 4, scores, {}, random.Random(seed), since)
+        assert len(seated) == 1 and sorted(seated[0]) == [3, 4, 5, 6]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
+def test_e3_a_matchs_end_seats_its_players_at_once_without_waiting_for_the_tick(alice, bob, charlie, dave):
+    """E-3: free players are seated as soon as a table's worth are free. When a
+    match ends, its four players are at a new table on its commit, not at the
+    next tick (up to two seconds later: most of the seat wait's tail)."""
+    a = running_arena()
+    for user in (alice, bob, charlie, dave):
+        arena.join(a, user)
+    (table,) = arena.seat_free(a)
+    play_out(table.match_id, limit=5000)
+    again = list(ArenaTable.objects.filter(arena=a).exclude(pk=table.pk))
+    assert len(again) == 1 and sorted(again[0].seats) == sorted(table.seats)
+    assert Match.objects.get(pk=again[0].match_id).status == Match.Status.ACTIVE
+    assert ArenaPlayer.objects.filter(arena=a, busy=True).count() == 4
+
+
+def _frame(arena_id: int, at: float, names: list[str]) -> dict:
+    rows = [{"user_id": i, "name": n, "score": 0, "streak": 0, "played": 0} for i, n in enumerate(names)]
+    return {"type": "arena.standings", "data": {"arena": arena_id, "at": at, "standings": rows, "podium": []}}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(60)
+async def test_e3_a_burst_of_standings_reaches_the_page_as_its_newest_and_never_older_after_newer(alice):
+    """E-3, lost standings: each frame is the whole table read after its changes
+    (``at``), and the socket sends the newest of a burst within a second. Two
+    workers' broadcasts can arrive out of order: the older copy arriving last
+    must not be what the page ends on (it did: every copy was sent as it came,
+    so the page showed stale standings until the next change, or for good
+    after the close). A burst of 40 copies reaches the page as a few frames."""
+    import time
+
+    from channels.layers import get_channel_layer
+
+    from config.asgi import application
+
+    a = await sync_to_async(running_arena)()
+    comm = WebsocketCommunicator(
+        application, f"/ws/arena/{a.pk}/", headers=[(b"origin", b"http://testserver")]
+    )
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    hello = await comm.receive_json_from(timeout=10)
+    assert hello["type"] == "standings" and hello["at"] > 0
+    layer = get_channel_layer()
+    base = time.time()
+    burst = [_frame(a.pk, base + i, [f"p{j}" for j in range(i + 1)]) for i in range(40)]
+    stale = _frame(a.pk, base + 5, ["late"])  # read before the newest, arrives after it
+    for message in [*burst, stale]:
+        await layer.group_send(arena.group(a.pk), message)
+    started = time.monotonic()
+    frames = []
+    while not frames or frames[-1]["at"] < base + 39:
+        frames.append(await comm.receive_json_from(timeout=5))
+    assert time.monotonic() - started < 1.0  # the newest within a second
+    assert await comm.receive_nothing(timeout=0.6)  # and nothing after it: not the stale copy
+    ats = [f["at"] for f in frames]
+    assert ats == sorted(ats) and len(frames) < 10
+    assert len(frames[-1]["standings"]) == 40
+    await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(60)
+async def test_e3_every_join_is_in_a_frame_the_page_receives_within_a_second(make_user):
+    """E-3: standings update live. Twenty joins in a row: each one's commit is
+    followed, within a second, by a frame read after it (the last frame lists all)."""
+    import time
+
+    from config.asgi import application
+
+    a = await sync_to_async(running_arena)()
+    users = [await sync_to_async(make_user)(f"joiner{i}") for i in range(20)]
+    comm = WebsocketCommunicator(
+        application, f"/ws/arena/{a.pk}/", headers=[(b"origin", b"http://testserver")]
+    )
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    await comm.receive_json_from(timeout=10)
+    committed = []
+
+    def joins():
+        for u in users:
+            committed.append(time.time())  # its commit (and its broadcast's read) come after
+            arena.join(a, u)
+        close_old_connections()
+
+    import asyncio
+
+    running = asyncio.ensure_future(sync_to_async(joins, thread_sensitive=False)())
+    frames = []  # (arrived, frame), read as they come while the joins go on
+    while not running.done() or not frames or frames[-1][1]["at"] < committed[-1]:
+        if await comm.receive_nothing(timeout=0.02, interval=0.005):
+            continue
+        frames.append((time.time(), await comm.receive_json_from(timeout=5)))
+    await running
+    for t in committed:
+        first = next(when for when, f in frames if f["at"] >= t)
+        assert first - t < 1.0
+    assert len(frames[-1][1]["standings"]) == 20
     await comm.disconnect()
 
 

@@ -58,13 +58,19 @@ async function draw(data) {
   }
 }
 
+let newest = 0;
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${scheme}://${location.host}/ws/arena/${root.dataset.arena}/`);
   ws.addEventListener("open", () => { root.dataset.live = "true"; });
   ws.addEventListener("message", (e) => {
     const msg = JSON.parse(e.data);
-    if (msg.type === "standings") draw(msg);
+    // Each frame is the whole table read at ``at``: an older one is never drawn over a newer.
+    if (msg.type === "standings" && !(msg.at < newest)) {
+      newest = msg.at;
+      draw(msg);
+    }
   });
   ws.addEventListener("close", () => {
     root.dataset.live = "false";
