@@ -257,6 +257,7 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
             return None
         seat, actor = due
         game = engine.get(match.game)
+        stand_in = False
         if seat == CHANCE:
             # F-4/F-5: after the wait a silent seat gets its substitute (flagged,
             # in ``shuffled``), then the deal.
@@ -280,10 +281,8 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
             else:
                 action = game.auto_action(match.state, seat)
             standin.clock_moved(match, seat, away)
-            state, events = game.apply(match.state, seat, action)
-            return accept.accept(match, game, seat, action, state, events, actor, None, stand_in=stand_in)
         state, events = game.apply(match.state, seat, action)
-        return accept.accept(match, game, seat, action, state, events, actor, None)
+        return accept.accept(match, game, seat, action, state, events, actor, None, stand_in=stand_in)
 
 
 def _think(match: Match, seat: int, level: str | None = None):

@@ -53,8 +53,13 @@ def level() -> str:
     return str(settings.TABLE.get("STAND_IN_LEVEL", DEFAULT_LEVEL))
 
 
+def counted(gone: dict | None, seat: int) -> int:
+    """``seat``'s clock moves in a row while gone, from a match row's ``gone``."""
+    return int((gone or {}).get(str(seat), 0))
+
+
 def count(match, seat: int) -> int:
-    return int((match.gone or {}).get(str(seat), 0))
+    return counted(match.gone, seat)
 
 
 def active(match, seat: int) -> bool:

@@ -51,12 +51,12 @@ def _bot_turn(deadlines: dict | None, players: list | None, gone: dict | None = 
     """Whether the first deadline is a bot seat's, or a stand-in's (L-7: it
     thinks as a bot does); seat 0, the dealer, is neither."""
     from .models import Move, first_due
-    from .standin import AFTER
+    from .standin import AFTER, counted
 
     first = first_due(deadlines, players)
     if first is None:
         return False
-    return first[1] == Move.Actor.BOT or int((gone or {}).get(str(first[0]), 0)) >= AFTER
+    return first[1] == Move.Actor.BOT or counted(gone, first[0]) >= AFTER
 
 
 class Ticker:
