@@ -85,6 +85,30 @@ def next_round(match: Match) -> int:
     return number
 
 
+def write(match: Match, decided, user=None) -> Outcome:
+    """The locked path's writer (issue 35): persist what a decision of
+    ``games.transition`` returned for ``match`` (locked, in its transaction):
+    a ``Step`` (a move: ``accept``) or a ``Change`` (a version without one:
+    ``moveless``). ``user``: the person whose move it is."""
+    if isinstance(decided, transition.Change):
+        for name, value in decided.fields.items():
+            setattr(match, name, value)
+        return moveless(match, decided.game, decided.events, list(decided.fields))
+    if decided.gone is not None:
+        match.gone = decided.gone
+    return accept(
+        match,
+        decided.game,
+        decided.seat,
+        decided.action,
+        decided.state,
+        decided.events,
+        decided.actor,
+        user,
+        stand_in=decided.stand_in,
+    )
+
+
 def accept(
     match: Match,
     game,

@@ -29,6 +29,7 @@ writes no seat here: rooms' seats follow the committed version.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -85,23 +86,25 @@ def deal_if_ready(match_id: int) -> Outcome | None:
     deadline deals then) or while values are missing."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None or match.status != Match.Status.ACTIVE:
+
+        def last_move_at():
+            return match.moves.order_by("-seq").values_list("created_at", flat=True).first()
+
+        what = transition.deal(match, last_move_at=last_move_at)
+        if isinstance(what, transition.Refusal):
             return None
-        game = engine.get(match.game)
-        if CHANCE not in game.to_act(match.state):
-            return None
-        if tea.paused(match):
-            return None  # H4-X4: the deal waits for the end of the tea (its deadline deals then)
-        if game.round_over(match.state):
-            last = match.moves.order_by("-seq").values_list("created_at", flat=True).first()
-            if last is not None and clock.now() < last.timestamp() + float(settings.TABLE["ROUND_PAUSE"]):
-                return None  # C-7: the result is still showing
         try:
-            action = accept.shuffled(match, game)
+            action = accept.shuffled(match, engine.get(match.game))
         except fairness.NotReady:
             return None
-        state, events = game.apply(match.state, CHANCE, action)
-        return accept.accept(match, game, CHANCE, action, state, events, Move.Actor.DEALER, None)
+        return accept.write(match, _decided(transition.due_step(match, what, action)))
+
+
+def _decided(decided):
+    """A decision's transition; its refusal raised (nothing changed)."""
+    if isinstance(decided, transition.Refusal):
+        raise PlayError(decided.code, decided.detail)
+    return decided
 
 
 PAUSE_MARGIN = 0.5
@@ -172,9 +175,7 @@ def play(
             version=version,
             moved_since=moved_since,
         )
-        if isinstance(step, transition.Refusal):
-            raise PlayError(step.code, step.detail)
-        return accept.accept(match, step.game, step.seat, action, step.state, step.events, actor, user)
+        return accept.write(match, replace(_decided(step), actor=actor), user)
 
 
 PLAIN_PATH = True
@@ -245,31 +246,26 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
     thought = _bot_thought(match_id, version) if bot is not False else None
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None or match.status != Match.Status.ACTIVE or match.version != version:
+        what = transition.due(match, version)
+        if isinstance(what, transition.Refusal):
+            if what.code == "not_due":
+                accept.arm_after_commit(match)  # early (a clock that fired ahead of time): the real deadline
             return None
-        if tea.due(match):  # H4-X4: the ten seconds, or the chapter, are over
-            game = engine.get(match.game)
-            return _tea_changed(match, game, tea.on_due(match, game, deadlines.set_deadlines))
-        due = deadlines.due_seat(match)
-        if due is None:
-            # Early (a clock that fired ahead of time): re-arm for the real deadline.
-            accept.arm_after_commit(match)
-            return None
-        seat, actor = due
-        game = engine.get(match.game)
-        stand_in = False
+        if what.seat is None:  # H4-X4: the ten seconds, or the chapter, are over
+            return accept.write(match, transition.tea_due(match))
+        seat, away, stand_in = what.seat, False, False
         if seat == CHANCE:
             # F-4/F-5: after the wait a silent seat gets its substitute (flagged,
             # in ``shuffled``), then the deal.
             try:
-                action = accept.shuffled(match, game)
+                action = accept.shuffled(match, engine.get(match.game))
             except fairness.NotReady as exc:
                 match.fair_waiting = exc.record
                 deadlines.wait_for_fair_deal(match)
                 match.save(update_fields=["deadlines", "next_deadline"])
                 accept.arm_after_commit(match)
                 return None
-        elif actor == Move.Actor.BOT:
+        elif what.actor == Move.Actor.BOT:
             action = thought[1] if thought and thought[0] == seat else _think(match, seat)
         else:
             # L-5: the clock plays for him; L-7: after two in a row while he was gone, the stand-in
@@ -279,10 +275,9 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
                 thought_here = thought and thought[0] == seat
                 action = thought[1] if thought_here else _think(match, seat, level=standin.level())
             else:
-                action = game.auto_action(match.state, seat)
-            standin.clock_moved(match, seat, away)
-        state, events = game.apply(match.state, seat, action)
-        return accept.accept(match, game, seat, action, state, events, actor, None, stand_in=stand_in)
+                action = engine.get(match.game).auto_action(match.state, seat)
+        step = transition.due_step(match, what, action, away=away, stand_in=stand_in)
+        return accept.write(match, _decided(step))
 
 
 def _think(match: Match, seat: int, level: str | None = None):
@@ -344,22 +339,7 @@ def tea_say(match_id: int, user, what: str) -> Outcome:
     One transaction; raises PlayError (nothing changed) when refused."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None:
-            raise PlayError("no_match")
-        if match.status != Match.Status.ACTIVE:
-            raise PlayError("match_over")
-        seat = match.seat_of_user(user.pk)
-        if seat is None:
-            raise PlayError("not_seated")
-        game = engine.get(match.game)
-        events = tea.decide(match, seat, what, game, deadlines.set_deadlines)
-        return _tea_changed(match, game, events)
-
-
-def _tea_changed(match: Match, game, events: list) -> Outcome:
-    """A tea change is a version of its own (one state frame), with no move."""
-    tea.fit_deadline(match)
-    return accept.moveless(match, game, events, tea.TEA_FIELDS)
+        return accept.write(match, _decided(transition.tea_say(match, user.pk, what)))
 
 
 def sweep(now: datetime | None = None, grace: float = 2.0) -> int:
