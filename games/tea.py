@@ -228,8 +228,8 @@ def decide(match: Match, seat: int, what: str, game, set_deadlines) -> list:
         yes = sorted({*(t.get("yes") or []), seat})
         match.tea = {**t, "yes": yes}
         events = [{"type": "tea_yes", "seat": seat}]
-        if not ((others & _humans(match)) - set(yes)):
-            events = _agree(match, events)  # everyone said yes: no need to wait the ten seconds
+        if not (_humans(match) - {t["seat"]} - set(yes)):
+            events = _agree(match, events)  # every other human said yes: no need to wait the ten seconds
         return events
     if what == "continue":
         if current != "pouring":
