@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api
+from . import api, moderation_api
 
 app_name = "friends-api"
 urlpatterns = [
@@ -16,7 +16,11 @@ urlpatterns = [
     path("invites/<int:invite_id>/accept/", api.AcceptInviteView.as_view(), name="accept_invite"),
     path("invites/<int:invite_id>/decline/", api.DeclineInviteView.as_view(), name="decline_invite"),
     path("reports/", api.ReportView.as_view(), name="report"),
-    path("moderation/reports/", api.ReportQueueView.as_view(), name="report_queue"),
-    path("moderation/reports/<int:report_id>/", api.ReportDetailView.as_view(), name="report_detail"),
-    path("moderation/reports/<int:report_id>/actions/", api.ModerateView.as_view(), name="moderate"),
+    path("moderation/reports/", moderation_api.ReportQueueView.as_view(), name="report_queue"),
+    path(
+        "moderation/reports/<int:report_id>/", moderation_api.ReportDetailView.as_view(), name="report_detail"
+    ),
+    path(
+        "moderation/reports/<int:report_id>/actions/", moderation_api.ModerateView.as_view(), name="moderate"
+    ),
 ]
