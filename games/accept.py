@@ -85,14 +85,18 @@ def next_round(match: Match) -> int:
     return number
 
 
-def write(match: Match, decided, user=None) -> Outcome:
+def write(match: Match, decided, user=None) -> Outcome | None:
     """The locked path's writer (issue 35): persist what a decision of
     ``games.transition`` returned for ``match`` (locked, in its transaction):
     a ``Step`` (a move: ``accept``) or a ``Change`` (a version without one:
-    ``moveless``). ``user``: the person whose move it is."""
+    ``moveless``; a quiet one is saved alone, no version: None). ``user``:
+    the person whose move it is."""
     if isinstance(decided, transition.Change):
         for name, value in decided.fields.items():
             setattr(match, name, value)
+        if decided.quiet:
+            match.save(update_fields=list(decided.fields))
+            return None
         return moveless(match, decided.game, decided.events, list(decided.fields))
     if decided.gone is not None:
         match.gone = decided.gone

@@ -1,11 +1,14 @@
 """The play service's doors: every action (human, bot, timeout, deal, tea, leave) comes in here.
 
 One transaction per accepted action (docs/architecture.md, "the flow of one
-action"): the decision is ``transition.check`` (a refusal changes nothing),
-under the match row's lock, and ``accept.accept`` records it through the
-ORM: the move, the version (``transition.bump``), the next deadline, and the
-version's frames built from the state in memory, announced after commit
-with the deadline armed first.
+action"), under the match row's lock: the decision is ``transition.check``
+(a person's action) or one of ``games.decisions`` (the clock's, a bot's or
+the dealer's move, tea, a leave, a player back): a refusal changes nothing;
+else a value (``transition.Step``, a move, or ``transition.Change``, a
+version without one) that the locked path's writer, ``accept.write``,
+records through the ORM: the move, the version (``transition.bump``), the
+next deadline, and the version's frames built from the state in memory,
+announced after commit with the deadline armed first.
 
 A person's card or call that only moves the round on, or ends it and
 nothing more, is decided without the lock (``transition.decide``) and
@@ -39,7 +42,7 @@ from games import engine
 from games.engine import CHANCE
 from infra.rows import RowReader
 
-from . import accept, clock, deadlines, decks, fairness, standin, tea, transition, writer
+from . import accept, clock, deadlines, decisions, decks, fairness, standin, tea, transition, writer
 from .accept import PLAY_FIELDS, Outcome, announce, shuffled  # noqa: F401 - where callers found them
 from .bots import bot_action, choose
 from .deadlines import DEFAULT_TURN_SECONDS, turn_seconds  # noqa: F401 - where callers found them
@@ -90,14 +93,14 @@ def deal_if_ready(match_id: int) -> Outcome | None:
         def last_move_at():
             return match.moves.order_by("-seq").values_list("created_at", flat=True).first()
 
-        what = transition.deal(match, last_move_at=last_move_at)
+        what = decisions.deal(match, last_move_at=last_move_at)
         if isinstance(what, transition.Refusal):
             return None
         try:
             action = accept.shuffled(match, engine.get(match.game))
         except fairness.NotReady:
             return None
-        return accept.write(match, _decided(transition.due_step(match, what, action)))
+        return accept.write(match, _decided(decisions.due_step(match, what, action)))
 
 
 def _decided(decided):
@@ -209,12 +212,7 @@ def _play_plain(match_id: int, action: dict, user, seat: int | None, version: in
 def abandon(match: Match, leaver_seat: int) -> Outcome:
     """L-3: a player left an active match after confirming. Inside the caller's
     transaction, with the match row locked (before the room's: see the lock order)."""
-    match.status = Match.Status.ABANDONED
-    match.leaver_seat = leaver_seat
-    match.finished_at = clock.now_dt()
-    match.deadlines = {}
-    match.next_deadline = None
-    outcome = accept.moveless(match, engine.get(match.game), [{"type": "left", "seat": leaver_seat}], None)
+    outcome = accept.write(match, decisions.leave(match, leaver_seat))
     match_ended.send(sender=Match, match=match)
     return outcome
 
@@ -246,13 +244,13 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
     thought = _bot_thought(match_id, version) if bot is not False else None
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
-        what = transition.due(match, version)
+        what = decisions.due(match, version)
         if isinstance(what, transition.Refusal):
             if what.code == "not_due":
                 accept.arm_after_commit(match)  # early (a clock that fired ahead of time): the real deadline
             return None
         if what.seat is None:  # H4-X4: the ten seconds, or the chapter, are over
-            return accept.write(match, transition.tea_due(match))
+            return accept.write(match, decisions.tea_due(match))
         seat, away, stand_in = what.seat, False, False
         if seat == CHANCE:
             # F-4/F-5: after the wait a silent seat gets its substitute (flagged,
@@ -276,7 +274,7 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
                 action = thought[1] if thought_here else _think(match, seat, level=standin.level())
             else:
                 action = engine.get(match.game).auto_action(match.state, seat)
-        step = transition.due_step(match, what, action, away=away, stand_in=stand_in)
+        step = decisions.due_step(match, what, action, away=away, stand_in=stand_in)
         return accept.write(match, _decided(step))
 
 
@@ -315,20 +313,8 @@ def came_back(match_id: int, user_id: int) -> Outcome | None:
     once, the badge off). None when nothing changed (a second socket: idempotent)."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None or match.status != Match.Status.ACTIVE:
-            return None
-        seat = match.seat_of_user(user_id)
-        if seat is None or str(seat) not in (match.gone or {}):
-            return None
-        was_playing = standin.active(match, seat)
-        standin.acted(match, seat)
-        if not was_playing:
-            match.save(update_fields=["gone"])  # invisible: the count only
-            return None
-        game = engine.get(match.game)
-        deadlines.set_deadlines(match, game, previous=deadlines.others(match.deadlines, seat))
-        events = [{"type": "back", "seat": seat}]
-        return accept.moveless(match, game, events, ["gone", "deadlines", "next_deadline"])
+        decided = decisions.came_back(match, user_id)
+        return None if isinstance(decided, transition.Refusal) else accept.write(match, decided)
 
 
 # --- tea with the narrator (H4-X4, games/tea.py) ----------------------------------------
@@ -339,7 +325,7 @@ def tea_say(match_id: int, user, what: str) -> Outcome:
     One transaction; raises PlayError (nothing changed) when refused."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
-        return accept.write(match, _decided(transition.tea_say(match, user.pk, what)))
+        return accept.write(match, _decided(decisions.tea_say(match, user.pk, what)))
 
 
 def sweep(now: datetime | None = None, grace: float = 2.0) -> int:
