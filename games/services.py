@@ -41,10 +41,11 @@ from django.db import connection, transaction
 from games import engine
 from games.engine import CHANCE
 from infra.rows import RowReader
+from ops import metrics
 
-from . import accept, clock, deadlines, decisions, decks, fairness, standin, tea, transition, writer
+from . import accept, bots, clock, deadlines, decisions, decks, fairness, standin, tea, transition, writer
 from .accept import PLAY_FIELDS, Outcome, announce, shuffled  # noqa: F401 - where callers found them
-from .bots import bot_action, choose
+from .bots import choose
 from .deadlines import DEFAULT_TURN_SECONDS, turn_seconds  # noqa: F401 - where callers found them
 from .errors import PlayError
 from .models import Match, Move
@@ -276,6 +277,17 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
                 action = engine.get(match.game).auto_action(match.state, seat)
         step = decisions.due_step(match, what, action, away=away, stand_in=stand_in)
         return accept.write(match, _decided(step))
+
+
+def bot_action(
+    game_name: str, state: dict, seat: int, level: str = bots.DEFAULT_LEVEL, seed: int = 0
+) -> dict:
+    """The bots' choice (games/bots), its time counted by level (ops/metrics.py)."""
+    began = metrics.now()
+    try:
+        return bots.bot_action(game_name, state, seat, level=level, seed=seed)
+    finally:
+        metrics.bot_thought(level, metrics.now() - began)
 
 
 def _think(match: Match, seat: int, level: str | None = None):

@@ -178,27 +178,6 @@ def _wrap_adb() -> None:
             setattr(adb, name, _counting(fn, _loop))
 
 
-def _wrap_bots() -> None:
-    """The play service's bot entry (games.services.bot_action): its time by level."""
-    try:
-        from games import services
-    except Exception:  # noqa: BLE001
-        return
-    fn = getattr(services, "bot_action", None)
-    if fn is None or hasattr(fn, "__wrapped__"):
-        return
-
-    def timed(game_name, state, seat, level="normal", seed=0):
-        began = now()
-        try:
-            return fn(game_name, state, seat, level=level, seed=seed)
-        finally:
-            bot_thought(level, now() - began)
-
-    timed.__wrapped__ = fn
-    services.bot_action = timed
-
-
 def _wrap_redis() -> None:
     import redis.asyncio.connection as aconn
     import redis.connection as sconn
@@ -252,7 +231,6 @@ def install() -> None:
 
     connection_created.connect(_on_connection, weak=False, dispatch_uid="ops-db-round-trips")
     _wrap_adb()
-    _wrap_bots()
     _wrap_redis()
     REGISTRY.register(LiveTables())
 
