@@ -11,19 +11,28 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = (
+APPS = tuple(
+    sorted(p.parent.name for p in ROOT.glob("*/__init__.py") if p.parent.name not in ("tests", "bench"))
+)
+"""Every package of the site (each folder with an ``__init__.py``; not the tests, not the benchmarks)."""
+ABOVE_GAMES = {
     "accounts",
-    "config",
+    "events",
     "friends",
-    "games",
-    "infra",
     "leaderboard",
+    "notify",
+    "playnow",
+    "ratings",
     "replays",
     "rooms",
     "school",
-    "fairness",
-)
-ABOVE_GAMES = {"rooms", "leaderboard", "friends", "replays", "school", "accounts"}
+}
+"""The apps built on ``games``: it imports none of them (only ``infra`` and ``ops``, the bottom)."""
+KNOWN_CIRCLES = [
+    ["notify.push", "notify.tasks"],
+    ["playnow.lobby", "playnow.services", "playnow.sweeper"],
+]
+"""Circles left to undo (issue 35); none may be added, a part of one is no new circle."""
 
 
 def _module_name(path: Path) -> str:
@@ -162,7 +171,17 @@ def test_games_learns_nothing_from_a_signals_answer():
 
 
 def test_no_modules_import_each_other_in_a_circle():
-    assert cycles(_without_packages(graph())) == []
+    """No circle in any package but the known ones (a part of one may remain
+    while it is undone); games, rooms, friends, config and infra have none."""
+    known = [set(c) for c in KNOWN_CIRCLES]
+    found = cycles(_without_packages(graph()))
+    assert [c for c in found if not any(set(c) <= k for k in known)] == []
+
+
+def test_every_package_is_read():
+    """The guard covers every app, the ones added after it was written too."""
+    assert {"games", "rooms", "friends", "config", "infra", "ops", "playnow", "events", "notify"} <= set(APPS)
+    assert "tests" not in APPS
 
 
 def test_the_walker_sees_lazy_imports_and_circles():
