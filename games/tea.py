@@ -25,10 +25,12 @@ Server-enforced: while the tea is poured every action is refused
 (``tea_time``) and no seat has a deadline; the match's ``next_deadline`` is
 the end of the chapter. The ten seconds and the chapter's end are deadlines
 like any other: ``services.expire(match, version)`` hands them here, and a
-stale version does nothing. Every change is one transaction with the match
-row locked and bumps the version (``services.tea_say``, ``services.expire``:
-one state frame, which carries ``public(match)``); no move is recorded, so replays and the fair deal's
-record never see a tea.
+stale version does nothing. The steps below change the copy of the match a
+decision works on (``decisions.tea_say``, ``decisions.tea_due``: a
+``transition.Change``); ``accept.write`` then saves it in one transaction
+with the match row locked and bumps the version (one state frame, which
+carries ``public(match)``); no move is recorded, so replays and the fair
+deal's record never see a tea.
 """
 
 from __future__ import annotations
@@ -123,7 +125,7 @@ def fit_deadline(match: Match) -> None:
         match.next_deadline = _dt(min(times))
 
 
-# --- the steps (inside the caller's transaction, match row locked) -----------------
+# --- the steps (on the decision's copy of the match, or in ``accept.accept``) -------
 
 
 def _agree(match: Match, events: list) -> list:
@@ -160,7 +162,7 @@ def _resume(match: Match, game, events: list, set_deadlines) -> list:
 
 
 def after_action(match: Match, game, events: list) -> list:
-    """The play service's hook after every accepted action (``services._accept``):
+    """The play service's hook after every accepted action (``accept.accept``):
     an agreed tea is poured once the trick is gathered; a match that ended
     takes its tea with it; the tea's deadline stays in the row."""
     t = match.tea or {}
@@ -182,13 +184,13 @@ def due(match: Match, now: float | None = None) -> bool:
 
 
 def on_due(match: Match, game, set_deadlines) -> list:
-    """The tea's deadline came (``services.expire``, match row locked, version checked)."""
+    """The tea's deadline came (``decisions.tea_due``: ``services.expire``, version checked)."""
     if phase(match) == "asking":
         return _agree(match, [])  # ten seconds and nobody said no
     return _resume(match, game, [], set_deadlines)  # the chapter's reading time is over
 
 
-# --- what a player says (``services.tea_say``: one transaction each) ----------------------
+# --- what a player says (``decisions.tea_say``; ``services.tea_say``: one transaction each) --
 
 
 def decide(match: Match, seat: int, what: str, game, set_deadlines) -> list:
