@@ -86,8 +86,8 @@ def next_round(match: Match) -> int:
 
 
 def write(match: Match, decided, user=None) -> Outcome | None:
-    """The locked path's writer (issue 35): persist what a decision of
-    ``games.transition`` returned for ``match`` (locked, in its transaction):
+    """The locked path's writer (issue 35): persist what a decision
+    (``transition.check``, games/decisions.py) returned for ``match`` (locked, in its transaction):
     a ``Step`` (a move: ``accept``) or a ``Change`` (a version without one:
     ``moveless``; a quiet one is saved alone, no version: None). ``user``:
     the person whose move it is."""

@@ -17,7 +17,10 @@ seat swap, tea, a refusal) is None: the locked path decides it, under the
 row lock (services.play). ``bump`` is the one place a version moves on.
 
 A writer (games/writer.py) persists a transition in one statement; the
-event loop and the threads have one implementation each.
+event loop and the threads have one implementation each. Under the row
+lock, ``accept.write`` persists a ``Step`` (a move) or a ``Change`` (a
+version without one: tea, a leave, a player back), the values that ``check``
+and the locked path's other decisions (games/decisions.py) return.
 """
 
 from __future__ import annotations
