@@ -33,7 +33,7 @@ def _active(match: Match | None) -> Refusal | None:
     return None
 
 
-def due(match: Match | None, version: int, now: float | None = None) -> Refusal | Due:
+def at_deadline(match: Match | None, version: int, now: float | None = None) -> Refusal | Due:
     """What the deadline of ``version`` asks for (``services.expire``): the
     tea's end (H4-X4), else the first due seat's move (the dealer's, a bot's,
     the clock's for a person, C-8). ``stale_version``: the match moved on (a
@@ -96,7 +96,7 @@ class _Gone:
 
 
 def tea_due(match: Match) -> Change:
-    """The tea's deadline came (``due`` said so): nobody said no in ten
+    """The tea's deadline came (``at_deadline`` said so): nobody said no in ten
     seconds, or the chapter's reading time is over (H4-X4)."""
     new = fork(match)
     game = engine.get(match.game)

@@ -245,7 +245,7 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
     thought = _bot_thought(match_id, version) if bot is not False else None
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
-        what = decisions.due(match, version)
+        what = decisions.at_deadline(match, version)
         if isinstance(what, transition.Refusal):
             if what.code == "not_due":
                 accept.arm_after_commit(match)  # early (a clock that fired ahead of time): the real deadline

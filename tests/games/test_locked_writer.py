@@ -40,7 +40,7 @@ def _decided(case: str, match: Match, users):
         return step, "player", True
     if case == "clock":
         match.deadlines = {str(seat): clock.now() - 1}
-        what = decisions.due(match, match.version)
+        what = decisions.at_deadline(match, match.version)
         return decisions.due_step(match, what, game.auto_action(match.state, seat), away=True), "clock", True
     if case == "tea":
         match.rules = {**match.rules, "tea": True}

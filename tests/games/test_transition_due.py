@@ -1,6 +1,6 @@
 """Issue 35: the locked path's decisions, without a database.
 
-A deadline (``decisions.due``: the tea's end or a seat's move by the dealer,
+A deadline (``decisions.at_deadline``: the tea's end or a seat's move by the dealer,
 a bot or the clock, C-8), a complete fair record (``decisions.deal``, F-2),
 the move that either asks for (``decisions.due_step``) and a player's word
 about tea (``decisions.tea_say``, ``decisions.tea_due``, H4-X4) are each
@@ -73,11 +73,14 @@ def test_a_deadline_refuses_what_is_not_due(name):
     """A stale version, a finished match, no match, a clock that fired early: nothing is due."""
     match = _match(name, _dealt(name, 1), version=5)
     seat = _seat(match)
-    assert _code(decisions.due(None, 5)) == "no_match"
-    assert _code(decisions.due(_match(name, match.state, status=Match.Status.FINISHED), 1)) == "match_over"
-    assert _code(decisions.due(_due_at(match, seat), 4)) == "stale_version"
-    assert _code(decisions.due(_due_at(match, seat, when=NOW + 5), 5)) == "not_due"
-    assert _code(decisions.due(match, 5)) == "not_due"  # no deadline at all
+    assert _code(decisions.at_deadline(None, 5)) == "no_match"
+    assert (
+        _code(decisions.at_deadline(_match(name, match.state, status=Match.Status.FINISHED), 1))
+        == "match_over"
+    )
+    assert _code(decisions.at_deadline(_due_at(match, seat), 4)) == "stale_version"
+    assert _code(decisions.at_deadline(_due_at(match, seat, when=NOW + 5), 5)) == "not_due"
+    assert _code(decisions.at_deadline(match, 5)) == "not_due"  # no deadline at all
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -87,7 +90,7 @@ def test_the_clocks_move_for_a_person_c8_l5(name):
     match = _due_at(_match(name, _dealt(name, 1), version=5), _seat(_match(name, _dealt(name, 1))))
     seat = _seat(match)
     before = _snapshot(match)
-    what = decisions.due(match, 5)
+    what = decisions.at_deadline(match, 5)
     assert what == transition.Due(seat, "clock")
     action = game.auto_action(match.state, seat)
     step = decisions.due_step(match, what, action)
@@ -106,12 +109,12 @@ def test_the_clocks_moves_while_he_is_gone_l7(name):
     seat = _seat(base)
     match = _due_at(base, seat)
     action = game.auto_action(match.state, seat)
-    first = decisions.due_step(match, decisions.due(match, 5), action, away=True)
+    first = decisions.due_step(match, decisions.at_deadline(match, 5), action, away=True)
     assert first.gone == {str(seat): 1} and not first.stand_in
     match.gone = {str(seat): 2}
-    stood = decisions.due_step(match, decisions.due(match, 5), action, away=True, stand_in=True)
+    stood = decisions.due_step(match, decisions.at_deadline(match, 5), action, away=True, stand_in=True)
     assert stood.gone == {str(seat): 3} and stood.stand_in
-    back = decisions.due_step(match, decisions.due(match, 5), action, away=False)
+    back = decisions.due_step(match, decisions.at_deadline(match, 5), action, away=False)
     assert back.gone == {}  # connected again: the row is broken
     assert match.gone == {str(seat): 2}
 
@@ -123,7 +126,7 @@ def test_a_bots_move(name):
     seat = _seat(base)
     players = [{**p, "bot": p["seat"] == seat} for p in base.players]
     match = _match(name, base.state, version=5, players=players, deadlines={str(seat): NOW})
-    what = decisions.due(match, 5)
+    what = decisions.at_deadline(match, 5)
     assert what == transition.Due(seat, "bot")
     action = game.legal_actions(match.state, seat)[0]
     step = decisions.due_step(match, what, action)
@@ -136,7 +139,7 @@ def test_a_due_move_the_rules_refuse_changes_nothing(name):
     base = _match(name, _dealt(name, 1), version=5)
     seat = _seat(base)
     match = _due_at(base, seat)
-    what = decisions.due(match, 5)
+    what = decisions.at_deadline(match, 5)
     assert _code(decisions.due_step(match, what, {"type": "nonsense"})) != ""
     action = engine.get(name).auto_action(match.state, seat)
     finished = _match(name, match.state, status=Match.Status.FINISHED)
@@ -163,7 +166,7 @@ def test_the_dealers_deal_f2(name):
     assert (step.state, step.events) == engine.get(name).apply(state, CHANCE, action)
     # the deadline of the dealer's seat asks for the same move
     due = _match(name, state, version=0, deadlines={str(CHANCE): NOW})
-    assert decisions.due(due, 0) == transition.Due(CHANCE, "dealer")
+    assert decisions.at_deadline(due, 0) == transition.Due(CHANCE, "dealer")
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -254,7 +257,7 @@ def test_the_teas_deadline_h4x4(name):
     """Ten seconds and nobody said no: tea (poured at once between tricks);
     the chapter's end: every seat to act gets a fresh full turn (C-8)."""
     asking = _tea_match(name, tea={"phase": "asking", "seat": 1, "until": NOW - 0.01, "asked": [1]})
-    assert decisions.due(asking, 5) == transition.Due(None, None)
+    assert decisions.at_deadline(asking, 5) == transition.Due(None, None)
     agreed = decisions.tea_due(asking)
     assert [e["type"] for e in agreed.events][0] == "tea_agreed"
     pouring = _after(asking, agreed)
@@ -262,7 +265,7 @@ def test_the_teas_deadline_h4x4(name):
         assert pouring.deadlines == {}  # the seats' clocks stop
         assert pouring.next_deadline == datetime.fromtimestamp(pouring.tea["until"], tz=UTC)
     ended = _tea_match(name, tea={"phase": "pouring", "seat": 1, "until": NOW - 1, "asked": [1]})
-    assert decisions.due(ended, 5) == transition.Due(None, None)
+    assert decisions.at_deadline(ended, 5) == transition.Due(None, None)
     over = decisions.tea_due(ended)
     assert over.events == [{"type": "tea_over"}] and over.fields["tea"]["phase"] is None
     seat = _seat(ended)
