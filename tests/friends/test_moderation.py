@@ -27,7 +27,18 @@ def moderators_group() -> Group:
     if not Group.objects.filter(name="Moderators").exists():
         from django.apps import apps
 
-        importlib.import_module("friends.migrations.0002_moderators_group").create_group(apps, None)
+        # The migration marks each app config as holding no models when it is done (right for
+        # the migration's own historical apps); handed this process's apps, that would leave
+        # leaderboard, games and friends out of every later post_migrate, so that a later
+        # flush's permissions never come back for them (leaderboard/test_admin.py under two
+        # workers): keep this process's configs as they were.
+        configs = [apps.get_app_config(label) for label in ("friends", "leaderboard", "games")]
+        kept = [config.models_module for config in configs]
+        try:
+            importlib.import_module("friends.migrations.0002_moderators_group").create_group(apps, None)
+        finally:
+            for config, module in zip(configs, kept, strict=True):
+                config.models_module = module
     return Group.objects.get(name="Moderators")
 
 

@@ -152,8 +152,9 @@ def seat_of(conn) -> int | None:
 
 
 async def pump_all(conns, timeout=0.02):
-    for conn in conns:
-        await conn.pump(timeout)
+    """Receive what waits at every connection, all at once: the quiet wait is
+    ``timeout`` for the whole table, not once per connection."""
+    await asyncio.gather(*(conn.pump(timeout) for conn in conns))
 
 
 async def play_until(conns, done, max_steps=1500, choose=None):
@@ -175,6 +176,10 @@ async def play_until(conns, done, max_steps=1500, choose=None):
             if sent_at.get(conn.name) == key:
                 continue
             action = (choose or (lambda v: v["legal"][0]))(view)
+            if action["type"] == "discard" and "cards" not in action:
+                # the legal list holds the count (SH-4); the cards are the bidder's to name
+                # (sent as the count alone, the frame is refused and the turn clock discards)
+                action = {"type": "discard", "cards": list(view["hand"])[: action["count"]]}
             await conn.send({"type": "act", "action": action, "v": st["v"]})
             sent_at[conn.name] = key
             actions += 1

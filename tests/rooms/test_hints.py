@@ -72,8 +72,8 @@ async def test_l2_no_hint_in_a_match_between_people(connect, alice, bob, charlie
 
 
 async def test_l2_a_hint_only_on_the_askers_turn_and_only_for_a_seat(connect, alice, bob, settings):
-    # the bots think slowly here, so that after alice's card the turn is surely theirs for a while
-    settings.TABLE = {**settings.TABLE, "TURN_SCALE": 100.0, "BOT_DELAY": 5.0}
+    # alice's own turns never time out; the bots play quickly until her turn comes
+    settings.TABLE = {**settings.TABLE, "TURN_SCALE": 100.0, "BOT_DELAY": 0.05}
     room = await sync_to_async(make_room)(alice, [], rules=NO_MIDDLE, bots=(2, 3, 4))
     conn = await connect(room, alice)
     watcher = await connect(room, bob)
@@ -82,6 +82,9 @@ async def test_l2_a_hint_only_on_the_askers_turn_and_only_for_a_seat(connect, al
     await watcher.send({"type": "hint", "ref": 8})
     err = await watcher.wait_for(lambda f: f.get("ref") == 8)
     assert err["type"] == "error" and err["code"] == "not_seated"
+    # from now on the bots think slowly (the delay is read when a bot's turn is set), so that
+    # after alice's card the turn is surely theirs for a while
+    settings.TABLE = {**settings.TABLE, "BOT_DELAY": 5.0}
     while _my_turn(conn):  # the hakem names the trump, then leads: play until it is a bot's turn
         v = conn.state["v"]
         await conn.send({"type": "act", "action": conn.state["view"]["legal"][0], "v": v})
