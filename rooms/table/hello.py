@@ -119,7 +119,8 @@ class Greeting:
         arrival sends its room to the whole table (its presence), and when a
         restarted process's sockets come back their presence has not changed
         (the old connections' entries live on until they expire), so a table's
-        four arrivals were sixteen room frames, most the same (issue 39)."""
+        four arrivals were sixteen room frames, most the same (issue 39). A
+        resync sends it whatever it was."""
         frame = {"type": "room", "room": room, "you": self._you()}
         if frame == self.__dict__.get("_room_sent"):
             return
@@ -143,6 +144,7 @@ class Greeting:
     async def _resync(self) -> None:
         hello = await self._run(self._hello, self.room_id)
         if hello is not None:
+            self._room_sent = None  # asked for (a sync, Redis back, a new match): the room in full again
             await self._set_public(not hello["player"])
             await self._send_hello(hello)
 

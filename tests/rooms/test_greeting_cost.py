@@ -87,3 +87,25 @@ def test_the_greetings_room_and_seats_are_the_orms_with_their_users_read_along(
         (s.pk, s.user_id, s.ready, s.is_bot) for s in expected
     ]
     assert _ROOM.one([room.pk + 10_000]) is None
+
+
+async def test_a_socket_does_not_send_the_room_frame_it_sent_last():
+    """Issue 39: each arrival sends the room to the whole table; after a
+    restart those frames are the same as the one each socket just had."""
+    consumer = TableConsumer.__new__(TableConsumer)
+    consumer.user, consumer.seat_number = None, None
+    sent = []
+
+    async def send_json(content):
+        sent.append(content)
+
+    consumer.send_json = send_json
+    room = {"code": "abc", "seats": [{"number": 1, "presence": "connected"}]}
+    await consumer._send_room(room)
+    await consumer._send_room(dict(room))  # the same again: not sent
+    assert len(sent) == 1
+    await consumer._send_room({**room, "spectators": 1})  # changed: sent
+    consumer.seat_number = 2  # the viewer's own part changed: sent
+    await consumer._send_room({**room, "spectators": 1})
+    assert [frame["room"].get("spectators") for frame in sent] == [None, 1, 1]
+    assert sent[-1]["you"] == {"user": None, "seat": 2}
