@@ -1108,6 +1108,10 @@ class Site:
         procs.start("daphne0", daphne_cmd(port), site_env(self.args))
         await asyncio.to_thread(wait_http, f"http://127.0.0.1:{port}/healthz")
         up = time.perf_counter()
+        meter = CpuMeter(procs, self.args.database_url.rsplit("/", 1)[1])
+        counters = Counters(procs, [port])
+        cpu_before = await asyncio.to_thread(meter.sample)
+        before = await asyncio.to_thread(counters.read)
         stats = Stats()
         self.beats = Beats(10.0)
         connect = asyncio.ensure_future(
@@ -1120,6 +1124,8 @@ class Site:
         ):
             await asyncio.sleep(0.02)
         resynced = time.perf_counter() - up
+        cpu_after = await asyncio.to_thread(meter.sample)
+        after = await asyncio.to_thread(counters.read)
         connected = await connect
         behind = sum(len(t.connect_seats) - len(t.fresh) for t in self.tables)
         for t in self.tables:
@@ -1134,6 +1140,14 @@ class Site:
             f"{sum(len(t.connect_seats) for t in self.tables)} sockets open again in {connected:.1f} s and "
             f"every one with its table's state {resynced:.1f} s after the new process answered; "
             f"{behind} without; errors={stats.errors or 0}",
+            flush=True,
+        )
+        sockets = sum(len(t.connect_seats) for t in self.tables)
+        print(Counters.per("per reconnection (socket)", before, after, sockets), flush=True)
+        print(
+            "reconnect cpu s: "
+            + " ".join(f"{k}={cpu_after.get(k, 0.0) - v:.1f}" for k, v in cpu_before.items())
+            + f" (in {resynced:.1f} s of wall time)",
             flush=True,
         )
         return out

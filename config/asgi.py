@@ -9,6 +9,10 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+from infra import sampler  # noqa: E402
+
+sampler.start_from_env()  # PROFILE_SAMPLES=file: a whole-process CPU profile (off by default)
+
 from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()

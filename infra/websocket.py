@@ -143,7 +143,7 @@ def _get_user(scope):
     backend = load_backend(backend_path)
     if not isinstance(backend, ModelBackend) or type(backend).get_user is not ModelBackend.get_user:
         return channels_get_user.func(scope)
-    user = _user_model()._default_manager.select_related("profile").filter(pk=user_id).first()
+    user = _user_reader().one([user_id])
     if user is None or not backend.user_can_authenticate(user):
         return AnonymousUser()
     session_hash = session.get(HASH_SESSION_KEY)
@@ -151,6 +151,33 @@ def _get_user(scope):
         session.flush()
         return AnonymousUser()
     return user
+
+
+_USER_READ = None
+
+
+def _user_reader():
+    """``select_related("profile").filter(pk=...).first()`` of the user model,
+    through a statement built once (infra/rows.py: a thousand sockets
+    arriving at once compiled the same queryset a thousand times)."""
+    global _USER_READ
+    if _USER_READ is None:
+        from django.db import connection
+
+        from .rows import RowReader
+
+        User = _user_model()
+        profile = User._meta.get_field("profile").related_model
+        quote = connection.ops.quote_name
+        users, profiles = quote(User._meta.db_table), quote(profile._meta.db_table)
+        user_id = quote(profile._meta.get_field("user").column)
+        _USER_READ = RowReader(
+            User,
+            f"{users}.{quote(User._meta.pk.column)} = %s LIMIT 1",
+            joins=f"LEFT OUTER JOIN {profiles} ON {profiles}.{user_id} = {users}.{quote(User._meta.pk.column)}",
+            related={"profile": (profile, profile._meta.db_table)},
+        )
+    return _USER_READ
 
 
 def _user_id(session):

@@ -4,7 +4,13 @@ calls ``hltype``/``hlval`` (a qualified name and ``click.style`` colouring)
 two or three times, for a line nobody logs. Here those two names, in the
 modules that call them only as log arguments, make a lazy value instead,
 formatted only if a debug line is really written (issue 39: the arrivals'
-and the moves' CPU)."""
+and the moves' CPU).
+
+Likewise ``pformat`` in the protocol's module: every new connection
+pretty-printed its thirty options for a debug line (``_connectionMade``),
+about a tenth of the event loop's CPU while a restarted process's sockets
+came back. Its one other use, the ``Timings`` of a connection as text,
+keeps the real one."""
 
 from __future__ import annotations
 
@@ -52,4 +58,10 @@ def install() -> int:
             if fn is not None and not hasattr(fn, "__wrapped__"):
                 setattr(module, attr, _lazy(fn))
                 done += 1
+        fn = getattr(module, "pformat", None)
+        timings = getattr(module, "Timings", None)
+        if fn is not None and not hasattr(fn, "__wrapped__") and timings is not None:
+            module.pformat = _lazy(fn)
+            timings.__str__ = lambda self, fn=fn: fn(self._timings)
+            done += 1
     return done

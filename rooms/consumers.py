@@ -32,6 +32,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import connection
 from django.utils import translation
 
 from accounts.sockets import CLOSE_SIGNED_OUT, user_group
@@ -43,7 +44,6 @@ from infra.lanes import db
 from ops import metrics
 
 from . import broadcast, heartbeats, protocol
-from .models import Room
 from .table.fair import FairDeal
 from .table.hello import Greeting
 from .table.play import Play
@@ -52,6 +52,7 @@ from .table.social import Social
 
 CLOSE_NO_ROOM = 4404
 _VERSION = 'SELECT "version" FROM "games_match" WHERE "id" = %s'
+_ROOM_ID = 'SELECT "id" FROM "rooms_room" WHERE "code" = %s'
 
 log = logging.getLogger(__name__)
 
@@ -179,7 +180,10 @@ class TableConsumer(Greeting, Play, RoomActions, FairDeal, Social, AsyncWebsocke
         await self._send_hello(hello)
 
     def _room_id(self) -> int | None:
-        return Room.objects.filter(code=self.code).values_list("pk", flat=True).first()
+        with connection.cursor() as cursor:  # a statement of its own: every socket of a restart asks
+            cursor.execute(_ROOM_ID, [self.code])
+            row = cursor.fetchone()
+        return row[0] if row else None
 
     async def _join(self, room_id: int) -> None:
         """This connection's groups of the room, the public one too until the

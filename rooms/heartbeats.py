@@ -39,7 +39,7 @@ from infra import presence
 from infra.lanes import db
 
 from . import broadcast
-from .models import Room
+from .table import hello
 
 log = logging.getLogger(__name__)
 
@@ -133,9 +133,9 @@ class Keeper:
             if self.fingerprints.get(code) == fingerprint:
                 continue
             self.fingerprints[code] = fingerprint
-            room = Room.objects.select_related("creator").filter(pk=rooms[code]).first()
-            if room is not None:
-                broadcast.presence_changed(room)
+            found = hello.room_now(rooms[code])
+            if found is not None:
+                broadcast.presence_changed(found[0], snapshot=found[1])
 
     def dropped(self, code: str, conn: str) -> None:
         """(on a thread) The connection's entry goes, and no heartbeat written later brings it back."""

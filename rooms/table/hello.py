@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+from django.contrib.auth import get_user_model
+
 from games import engine, fairness, frames
 from games import services as play_service
 from games.engine import CHANCE
@@ -13,11 +15,46 @@ from infra import presence
 from infra.rows import RowReader
 
 from .. import broadcast, heartbeats
-from ..models import Room
+from ..models import Room, Seat
 
 _LATEST_MATCH = RowReader(Match, '"games_match"."room_id" = %s ORDER BY "games_match"."id" DESC LIMIT 1')
 """The room's latest match (``Match.objects.filter(room_id=...).order_by("-id").first()``),
 through a statement built once: a greeting per arrival, a thousand tables' worth at a start."""
+
+
+def _readers() -> tuple[RowReader, RowReader]:
+    """The room with its creator (``select_related("creator")``) and the room's
+    seats with their users in order (``broadcast.room_seats``), through
+    statements built once: the ORM's compiling of these two was most of a
+    greeting's CPU, and a restart greets every socket of the process again."""
+    User = get_user_model()
+    rooms, seats, users = Room._meta.db_table, Seat._meta.db_table, User._meta.db_table
+    room = RowReader(
+        Room,
+        f'"{rooms}"."id" = %s',
+        joins=f'INNER JOIN "{users}" "creator" ON "creator"."id" = "{rooms}"."creator_id"',
+        related={"creator": (User, "creator")},
+    )
+    seat = RowReader(
+        Seat,
+        f'"{seats}"."room_id" = %s ORDER BY "{seats}"."number"',
+        joins=f'LEFT OUTER JOIN "{users}" "seat_user" ON "seat_user"."id" = "{seats}"."user_id"',
+        related={"user": (User, "seat_user")},
+    )
+    return room, seat
+
+
+_ROOM, _SEATS = _readers()
+
+
+def room_now(room_id: int) -> tuple[Room, dict] | None:
+    """The room and its snapshot (``broadcast.room_snapshot``) read through the
+    statements above (a departure's and the heartbeats' presence changes: a
+    restart's thousand sockets arriving change every room's), or None."""
+    room = _ROOM.one([room_id])
+    if room is None:
+        return None
+    return room, broadcast.room_snapshot(room, _LATEST_MATCH.one([room_id]), _SEATS.all([room_id]))
 
 
 class Greeting:
@@ -28,12 +65,13 @@ class Greeting:
         database. ``arriving`` (on connect): this connection's presence is
         stored first and the room, with it, goes to the others too: the whole
         arrival is one thread hop and one room snapshot (issue 13)."""
-        rooms = Room.objects.select_related("creator")
-        room = rooms.filter(pk=room_id).first() if room_id else rooms.filter(code=self.code).first()
+        if room_id is None:
+            room_id = Room.objects.filter(code=self.code).values_list("pk", flat=True).first()
+        room = _ROOM.one([room_id]) if room_id is not None else None
         if room is None or room.code != self.code:
             return None
         match = _LATEST_MATCH.one([room.pk])
-        seats = broadcast.room_seats(room)  # this viewer's seat among them: no query of its own
+        seats = _SEATS.all([room.pk])  # this viewer's seat among them: no query of its own
         seat = next((s.number for s in seats if self.uid is not None and s.user_id == self.uid), None)
         self.seat_number = seat
         if arriving:
@@ -76,8 +114,21 @@ class Greeting:
         record = DealRecord.objects.filter(match=match, phase__in=waiting).order_by("-number").first()
         return {"type": "fair_state", **fairness.public_state(record)} if record is not None else None
 
+    async def _send_room(self, room: dict) -> None:
+        """The room frame, unless it is the very one this socket sent last: every
+        arrival sends its room to the whole table (its presence), and when a
+        restarted process's sockets come back their presence has not changed
+        (the old connections' entries live on until they expire), so a table's
+        four arrivals were sixteen room frames, most the same (issue 39). A
+        resync sends it whatever it was."""
+        frame = {"type": "room", "room": room, "you": self._you()}
+        if frame == self.__dict__.get("_room_sent"):
+            return
+        self._room_sent = frame
+        await self.send_json(frame)
+
     async def _send_hello(self, hello: dict) -> None:
-        await self.send_json({"type": "room", "room": hello["room"], "you": self._you()})
+        await self._send_room(hello["room"])
         state = hello["state"]
         if state is not None:
             if self._stale(state):
@@ -93,14 +144,15 @@ class Greeting:
     async def _resync(self) -> None:
         hello = await self._run(self._hello, self.room_id)
         if hello is not None:
+            self._room_sent = None  # asked for (a sync, Redis back, a new match): the room in full again
             await self._set_public(not hello["player"])
             await self._send_hello(hello)
 
     def _gone(self) -> None:
         heartbeats.keeper.dropped(self.code, self.conn_id)
-        room = Room.objects.select_related("creator").filter(pk=self.room_id).first()
-        if room is not None:
-            broadcast.presence_changed(room, force=True)
+        found = room_now(self.room_id)
+        if found is not None:
+            broadcast.presence_changed(found[0], force=True, snapshot=found[1])
 
     async def room_update(self, message):
         room = message["room"]
@@ -109,7 +161,7 @@ class Greeting:
         )
         player = self.uid is not None and self.uid in room.get("match_players", [])
         was_public = self.in_public
-        await self.send_json({"type": "room", "room": room, "you": self._you()})
+        await self._send_room(room)
         if room.get("match") != self.match_id or was_public == player:
             # A new match, or this viewer's class changed: start from the database's state.
             await self._resync()

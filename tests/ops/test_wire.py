@@ -28,3 +28,15 @@ def test_nothing_is_formatted_until_written(monkeypatch):
     value = tws.hlval(7)
     assert calls == []
     assert str(value) == "7" and calls == [7]
+
+
+def test_a_connections_options_are_not_pretty_printed_for_an_unwritten_line():
+    """Issue 39: ``_connectionMade`` pformat-ed thirty options per connection."""
+    from pprint import pformat
+
+    wire.install()
+    value = proto.pformat([("a", 1)])
+    assert isinstance(value, wire._Lazy) and str(value) == pformat([("a", 1)])
+    timings = proto.Timings()
+    timings.track("x")
+    assert isinstance(str(timings), str) and "'x'" in str(timings)

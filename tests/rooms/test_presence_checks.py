@@ -46,7 +46,7 @@ def test_r_7_a_room_is_read_from_the_database_only_when_its_presence_changed(ali
     room = make_room(alice, [bob])
     keeper = heartbeats.Keeper()
     sent = []
-    monkeypatch.setattr(broadcast, "presence_changed", lambda r: sent.append(r.pk))
+    monkeypatch.setattr(broadcast, "presence_changed", lambda r, **kw: sent.append(r.pk))
     store = presence.store()
     store.touch(room.code, "a", f"u:{alice.pk}", 1)
     keeper._check({room.code: room.pk})
@@ -68,7 +68,7 @@ def test_r_7_a_room_is_read_from_the_database_only_when_its_presence_changed(ali
 def test_the_checks_forget_rooms_long_quiet(monkeypatch):
     keeper = heartbeats.Keeper()
     monkeypatch.setattr(heartbeats, "ROOMS_KEPT", 3)
-    monkeypatch.setattr(broadcast, "presence_changed", lambda r: None)
+    monkeypatch.setattr(broadcast, "presence_changed", lambda r, **kw: None)
     old = time.monotonic() - heartbeats.GONE_KEPT - 10
     for k in range(5):
         keeper.next_check[f"quiet{k}"] = old

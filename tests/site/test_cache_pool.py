@@ -51,3 +51,23 @@ def test_the_cache_objects_of_two_contexts_share_one_client():
 
     asyncio.run(two())
     assert len(seen) == 2 and seen[0] is seen[1]
+
+
+def test_every_cache_call_of_the_process_goes_through_one_redis_client(monkeypatch):
+    """Issue 39: Django's client made a ``redis.Redis`` for every call (its
+    table of reply callbacks cost as much CPU as the call); here one per pool."""
+    cache = caches["default"]
+    cache.set("pool-test:client", 1, 30)  # the client exists now
+    made = []
+    real = redis.Redis.__init__
+
+    def counting(self, *args, **kwargs):
+        made.append(1)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.Redis, "__init__", counting)
+    for k in range(20):
+        cache.set(f"pool-test:client{k}", k, 30)
+        assert cache.get(f"pool-test:client{k}") == k
+    assert made == []
+    assert cache._cache.get_client() is cache._cache.get_client(write=True)
