@@ -76,6 +76,11 @@ def test_m5_practice_table_whose_only_person_left_leaves_the_lobby(alice):
     room_service.leave(table.room, alice, confirm=True)
     assert Room.objects.get(pk=table.room_id).status == "finished"
     assert lobby.snapshot("en")["watch"] == []
+    from games.models import Match
+
+    match = Match.objects.get(room_id=table.room_id)  # closed for real: its match ended, not left running
+    assert match.status == "abandoned" and match.next_deadline is None
+    assert not Seat.objects.filter(room_id=table.room_id, user__isnull=False).exists()
 
 
 def test_m5_a_table_nobody_is_at_for_ten_minutes_is_closed(alice, bob, later):
