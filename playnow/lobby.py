@@ -182,7 +182,7 @@ def close(room: Room) -> bool:
 def sweep() -> dict:
     """The periodic sweep (Celery beat, or the lobby's own loop in-process):
     bots for the tables whose wait is over; every 30 s, closing tables nobody is at."""
-    from .services import fill_due
+    from .bots import fill_due
 
     out = {"filled": fill_due(), "closed": 0}
     if cache.add("playnow:close-abandoned", 1, timeout=30):

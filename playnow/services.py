@@ -1,11 +1,12 @@
-"""Play now (M-1, M-3): seat a person at once, fill a lonely table with bots later.
+"""Play now (M-1, M-3): seat a person at once (the start and the bot fill
+that follow are ``bots``).
 
 Every seating for one preset runs with that preset's ``Queue`` row locked
 (``SELECT ... FOR UPDATE``): a queue served by many workers at once seats
 each person exactly once, at one table. The lock order is the queue row,
 then rooms (by id, as ``rooms.services.sit`` takes them), then seats; the
-bot fill takes the same order, so a fill and an arrival never deadlock and
-never both win.
+bot fill (``bots``) takes the same order, so a fill and an arrival never
+deadlock and never both win.
 
 Rooms are created, sat at, readied, given bots and started only through
 ``rooms.services`` (``create_room``, ``sit``, ``stand``, ``set_ready``,
@@ -16,11 +17,10 @@ a bot's seat between matches, is done here under the room's row lock.
 from __future__ import annotations
 
 import logging
-import threading
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from friends.services import are_friends
@@ -33,7 +33,16 @@ from rooms import services as room_service
 from rooms.models import Room, Seat
 
 from . import live, presets, sweeper
-from .models import Party, Queue, Table
+from .bots import (
+    arm,
+    bot_wait,
+    fill,
+    fill_due,  # noqa: F401 - the old name still answers here
+    fill_locked,
+    lock_queue,
+    start,
+)
+from .models import Party, Table
 
 log = logging.getLogger(__name__)
 
@@ -51,21 +60,11 @@ class PlayNowError(PlayError):
         return ERRORS.get(self.code) or super().message
 
 
-def bot_wait() -> float:
-    """M-1: seconds before a lonely table's empty seats get bots."""
-    return float(settings.PLAY_NOW_BOT_WAIT)
-
-
 def window(waited: float) -> float:
     """M-3: how far apart (shown rating points) a table's players and a
     newcomer may be; it widens the longer the table has waited."""
     base, growth = settings.PLAY_NOW_WINDOW
     return float(base) + float(growth) * max(0.0, waited)
-
-
-def _queue(key: str) -> Queue:
-    Queue.objects.get_or_create(preset=key)
-    return Queue.objects.select_for_update().get(preset=key)
 
 
 def _preset(key: str) -> presets.Preset:
@@ -176,7 +175,7 @@ def _take_bot_seat(table: Table, user, number: int) -> bool:
 def _new_table(user, preset: presets.Preset, now) -> Table:
     room = room_service.create_room(user, preset.game, dict(preset.rules), is_private=False)
     table = Table.objects.create(room=room, preset=preset.key, bots_at=now + timedelta(seconds=bot_wait()))
-    _arm(table.pk, bot_wait())
+    arm(table.pk, bot_wait())
     sweeper.ensure()
     return table
 
@@ -189,13 +188,13 @@ def press(user, key: str, bots_now: bool = False) -> Table:
     """M-1: the person pressed "Play now" for the preset ``key``: his table."""
     preset = _preset(key)
     with transaction.atomic():
-        _queue(preset.key)
+        lock_queue(preset.key)
         now = clock.now_dt()
         table = _check_free(user, preset)
         if table is None:
             table = _seat_one(user, preset, now)
         if bots_now:
-            _fill(table, force=True)
+            fill_locked(table, force=True)
     return table
 
 
@@ -210,7 +209,7 @@ def _seat_one(user, preset: presets.Preset, now) -> Table:
                 continue  # taken from the room's own page meanwhile: the next table
             raise
         if _full_of_people(table.room_id):
-            _start(table)
+            start(table)
         return table
     found = _bot_seat_table(preset)
     if found is not None:
@@ -234,7 +233,7 @@ def press_together(user, friend_name: str, key: str) -> Table | None:
     if friend.pk == user.pk:
         raise PlayNowError("same_person")
     with transaction.atomic():
-        _queue(preset.key)
+        lock_queue(preset.key)
         now = clock.now_dt()
         for person in (user, friend):
             for seat in _seated(person):
@@ -258,7 +257,7 @@ def _seat_pair(first, second, preset: presets.Preset, now) -> Table:
         room_service.sit(table.room, first, numbers[0], move=True)
         room_service.sit(table.room, second, numbers[1], move=True)
         if _full_of_people(table.room_id):
-            _start(table)
+            start(table)
         return table
     _leave_other_tables(first)
     _leave_other_tables(second)
@@ -266,7 +265,7 @@ def _seat_pair(first, second, preset: presets.Preset, now) -> Table:
     n = engine.get(preset.game).players
     room_service.sit(table.room, second, partner(1, n) if n == 4 else 2, move=True)
     if _full_of_people(table.room_id):
-        _start(table)
+        start(table)
     return table
 
 
@@ -274,54 +273,7 @@ def party_of(user) -> Party | None:
     return Party.objects.filter(user=user).select_related("friend").first()
 
 
-# --- the start and the bots --------------------------------------------------------
-
-
-def _start(table: Table) -> None:
-    """Every seat is taken: the guests are ready, the room's creator starts."""
-    room = Room.objects.select_for_update().get(pk=table.room_id)
-    if room.status != Room.Status.WAITING:
-        return
-    for seat in Seat.objects.filter(room=room, user__isnull=False, ready=False).exclude(
-        user_id=room.creator_id
-    ):
-        room_service.set_ready(room, seat.user, True)
-    room_service.start(room, room.creator)
-    Table.objects.filter(pk=table.pk).update(started_at=clock.now_dt())
-
-
-def _fill(table: Table, force: bool = False) -> bool:
-    """Give the table's empty seats to bots and start, if it is still waiting
-    and its time has come (or ``force``: "bots now"). Inside the caller's
-    transaction, with the preset's queue row locked."""
-    room = Room.objects.select_for_update().get(pk=table.room_id)
-    if room.status != Room.Status.WAITING:
-        return False
-    table.refresh_from_db()
-    if table.started_at is not None:
-        return False
-    if not force and table.bots_at > clock.now_dt():
-        return False
-    if not Seat.objects.filter(room=room, user__isnull=False).exists():
-        return False  # nobody left: the room was closed when the last person stood up
-    level = settings.TABLE.get("BOT_LEVEL", "normal")
-    for number in Seat.objects.filter(room=room, user__isnull=True, is_bot=False).values_list(
-        "number", flat=True
-    ):
-        room_service.set_bot(room, room.creator, number, True, level=level)
-    _start(table)
-    return True
-
-
-def fill(table_id: int, force: bool = False) -> bool:
-    """Bots for a table whose wait is over (idempotent: a second call, from a
-    timer, the sweep or the waiting page, does nothing)."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
-        return False
-    with transaction.atomic():
-        _queue(table.preset)
-        return _fill(table, force=force)
+# --- the waiting page and "bots now" ----------------------------------------------
 
 
 def bots_now(user, table_id: int) -> bool:
@@ -330,49 +282,6 @@ def bots_now(user, table_id: int) -> bool:
     if table is None:
         raise PlayNowError("not_at_table")
     return fill(table.pk, force=True)
-
-
-def fill_due() -> int:
-    """Every table whose wait is over gets its bots. Safe to run twice, and
-    beside the timers (each fill is checked under the locks)."""
-    due = Table.objects.filter(
-        started_at__isnull=True, room__status=Room.Status.WAITING, bots_at__lte=clock.now_dt()
-    ).values_list("pk", flat=True)
-    count = 0
-    for pk in list(due):
-        try:
-            count += fill(pk)
-        except Exception:  # noqa: BLE001 - one broken table must not stop the others
-            log.exception("bot fill of play-now table %s failed", pk)
-    return count
-
-
-def _arm(table_id: int, delay: float) -> None:
-    """A timer in this process for the table's bot fill, after commit (the
-    periodic sweep covers a lost one: ``fill_due``)."""
-    if not settings.PLAY_NOW_TIMERS:
-        return
-
-    def run():
-        try:
-            fill(table_id)
-        except Exception:  # noqa: BLE001
-            log.exception("bot fill timer of table %s failed", table_id)
-        finally:
-            close_old_connections()
-            from django.db import connection
-
-            connection.close()
-
-    def arm():
-        timer = threading.Timer(max(0.0, delay) + 0.05, run)
-        timer.daemon = True
-        timer.start()
-
-    transaction.on_commit(arm)
-
-
-# --- the waiting page ---------------------------------------------------------------
 
 
 def status(table: Table, user) -> dict:

@@ -116,6 +116,10 @@ def test_m1_m5_two_newcomers_share_a_table_and_the_lobby_follows_live(people, la
     code = page.locator("[data-playnow-wait]").get_attribute("data-status").split("/")[-3]
     room = lobby.locator(".live-card[data-room]").filter(has_text=first.name)
     room.wait_for(timeout=5000)  # the table appears without a reload
+    # M-2: a newcomer's rating is provisional, marked in the page's own script (redrawn by the page's poll).
+    mark = "۱۵۰۰؟" if lang == "fa" else "1500?"
+    wait_until(lambda: mark in page.locator("[data-testid=wait-seats]").inner_text(), 5, message=mark)
+    assert mark in room.inner_text()
     first.shot(f"playnow-waiting-{tag}")
     watcher.shot(f"playnow-lobby-waiting-{tag}", settle=False)
     home.locator(f"[data-testid=play-now-{key}]").first.click()

@@ -8,6 +8,7 @@ neither win nor loss, and not rated (M-2).
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -125,3 +126,31 @@ def test_m5_two_workers_sweeping_at_once_close_a_table_once(make_user, settings,
     assert sorted(results) == [0, 1]
     assert LedgerEntry.objects.filter(match=match).count() == 2
     assert Match.objects.get(pk=match.pk).status == "abandoned"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_m5_the_lobby_socket_drops_a_closed_people_only_table_on_its_next_update(
+    settings, make_user, later
+):
+    """M-5: the closed table leaves a live lobby without a reload: the socket's
+    next snapshot after the close no longer lists it, and its match has ended."""
+    from asgiref.sync import sync_to_async
+
+    from .test_lobby_live import until, viewer
+
+    settings.LOBBY_TICK_SECONDS = 0.2
+    a, b = await sync_to_async(make_user)("gone1"), await sync_to_async(make_user)("gone2")
+    comm = await viewer()  # looking before the table opens
+    table, match = await sync_to_async(_people_only_match)(a, b)
+    code = await sync_to_async(lambda: table.room.code)()
+    await until(comm, lambda s: [t["code"] for t in s["watch"]] == [code], 5)
+    assert await sync_to_async(lobby.close_abandoned)() == 0  # first seen now
+    later(TEN_MINUTES + 1)
+    assert await sync_to_async(lobby.close_abandoned)() == 1
+    snap = json.loads(await comm.receive_from(timeout=5))  # the very next update
+    assert snap["watch"] == [] and snap["waiting"] == [] and snap["playing"] == 0
+    assert all(t["code"] != code for t in snap["watch"] + snap["waiting"])
+    ended = await sync_to_async(lambda: Match.objects.get(pk=match.pk).status)()
+    assert ended == "abandoned"
+    assert await comm.receive_nothing(timeout=0.6)  # and nothing more: it changed once
+    await comm.disconnect()

@@ -76,6 +76,11 @@ def test_m5_practice_table_whose_only_person_left_leaves_the_lobby(alice):
     room_service.leave(table.room, alice, confirm=True)
     assert Room.objects.get(pk=table.room_id).status == "finished"
     assert lobby.snapshot("en")["watch"] == []
+    from games.models import Match
+
+    match = Match.objects.get(room_id=table.room_id)  # closed for real: its match ended, not left running
+    assert match.status == "abandoned" and match.next_deadline is None
+    assert not Seat.objects.filter(room_id=table.room_id, user__isnull=False).exists()
 
 
 def test_m5_a_table_nobody_is_at_for_ten_minutes_is_closed(alice, bob, later):
@@ -176,3 +181,16 @@ def test_m5_the_snapshot_words_its_numbers_in_persian_digits(alice, bob):
     services.press(bob, "hokm2")
     assert lobby.snapshot("fa")["playing_text"].startswith("۲ ")
     assert lobby.snapshot("en")["playing_text"] == "2 people playing now"
+
+
+@pytest.mark.parametrize("language,shown", [("fa", "۱۵۰۰؟"), ("en", "1500?")])
+def test_m2_the_waiting_page_marks_a_provisional_rating_in_the_pages_own_script(
+    client, alice, settings, language, shown
+):
+    client.force_login(alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    response = client.post(reverse("playnow:press", args=["hokm4"]))
+    page = client.get(response.url).content.decode()
+    assert f'<span class="rating">{shown}</span>' in page
+    other = "?" if language == "fa" else "؟"
+    assert f"{shown[:-1]}{other}" not in page

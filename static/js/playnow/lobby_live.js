@@ -4,6 +4,8 @@
 const FA_DIGITS = "۰۱۲۳۴۵۶۷۸۹";
 const persian = document.documentElement.lang === "fa";
 const num = (n) => (persian ? String(n).replace(/[0-9]/g, (d) => FA_DIGITS[d]) : String(n));
+// A provisional rating (M-2) is marked with the page's question mark.
+const MARK = persian ? "؟" : "?";
 const fill = (fmt, obj) => fmt.replace(/\{(\w+)\}/g, (_, k) => obj[k]);
 
 const t = document.querySelector("[data-lobby-live]")?.dataset;
@@ -39,7 +41,7 @@ function card(item, waitingTable) {
     const s = el("li", seat.bot ? "bot" : seat.name ? "person" : "free");
     if (seat.name) {
       const name = el("bdi", null, seat.name);
-      const rating = el("span", "rating", num(seat.rating) + (seat.provisional ? "?" : ""));
+      const rating = el("span", "rating", num(seat.rating) + (seat.provisional ? MARK : ""));
       if (seat.provisional) rating.title = t.tProvisional;
       s.append(name, " ", rating);
     } else {

@@ -4,6 +4,8 @@
 const FA_DIGITS = "۰۱۲۳۴۵۶۷۸۹";
 const persian = document.documentElement.lang === "fa";
 const num = (n) => (persian ? String(n).replace(/[0-9]/g, (d) => FA_DIGITS[d]) : String(n));
+// A provisional rating (M-2) is marked with the page's question mark.
+const MARK = persian ? "؟" : "?";
 const fill = (fmt, obj) => fmt.replace(/\{(\w+)\}/g, (_, k) => obj[k]);
 
 const wait = document.querySelector("[data-playnow-wait]");
@@ -22,7 +24,7 @@ function seatItem(seat, t) {
     name.textContent = seat.name;
     const rating = document.createElement("span");
     rating.className = "rating";
-    rating.textContent = num(seat.rating) + (seat.provisional ? "?" : "");
+    rating.textContent = num(seat.rating) + (seat.provisional ? MARK : "");
     if (seat.provisional) rating.title = t.tProvisional;
     li.append(name, " ", rating);
     if (seat.me) li.append(" · " + t.tYou);

@@ -5,6 +5,8 @@
 const FA_DIGITS = "۰۱۲۳۴۵۶۷۸۹";
 const persian = document.documentElement.lang === "fa";
 const num = (n) => (persian ? String(n).replace(/[0-9]/g, (d) => FA_DIGITS[d]) : String(n));
+// A provisional rating (M-2) is marked with the page's question mark.
+const MARK = persian ? "؟" : "?";
 
 const app = document.getElementById("table-app");
 const marker = document.querySelector("[data-seat-ratings]");
@@ -22,7 +24,7 @@ function paint() {
       if (tag) tag.remove();
       continue;
     }
-    const text = num(info.rating) + (info.provisional ? "?" : "");
+    const text = num(info.rating) + (info.provisional ? MARK : "");
     if (!tag) {
       tag = document.createElement("span");
       tag.className = "seat-rating";
