@@ -120,6 +120,22 @@ def eve(make_user):
     return make_user("eve")
 
 
+async def standings_socket(arena_row: Arena | None = None):
+    """A running arena (made here unless given), its standings socket
+    connected, and the socket's first frame (the standings on connect)."""
+    from config.asgi import application
+
+    a = arena_row or await sync_to_async(running_arena)()
+    comm = WebsocketCommunicator(
+        application, f"/ws/arena/{a.pk}/", headers=[(b"origin", b"http://testserver")]
+    )
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    hello = await comm.receive_json_from(timeout=10)
+    assert hello["type"] == "standings" and hello["at"] > 0
+    return a, comm, hello
+
+
 @pytest.mark.django_db
 def test_e3_free_players_are_seated_a_tables_worth_at_a_time_no_bots(alice, bob, charlie, dave, eve):
     a = running_arena()
@@ -244,16 +260,8 @@ def test_e3_the_arenas_end_runs_once_with_two_workers(alice, bob):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(60)
 async def test_e3_standings_update_live_over_the_socket(alice, bob):
-    from config.asgi import application
-
-    a = await sync_to_async(running_arena)()
-    comm = WebsocketCommunicator(
-        application, f"/ws/arena/{a.pk}/", headers=[(b"origin", b"http://testserver")]
-    )
-    connected, _ = await comm.connect(timeout=10)
-    assert connected
-    hello = await comm.receive_json_from(timeout=10)
-    assert hello["type"] == "standings" and hello["standings"] == []
+    a, comm, hello = await standings_socket()
+    assert hello["standings"] == []
     await sync_to_async(arena.join)(a, alice)
     frame = await comm.receive_json_from(timeout=10)
     while not frame["standings"]:
@@ -308,16 +316,7 @@ async def test_e3_a_burst_of_standings_reaches_the_page_as_its_newest_and_never_
 
     from channels.layers import get_channel_layer
 
-    from config.asgi import application
-
-    a = await sync_to_async(running_arena)()
-    comm = WebsocketCommunicator(
-        application, f"/ws/arena/{a.pk}/", headers=[(b"origin", b"http://testserver")]
-    )
-    connected, _ = await comm.connect(timeout=10)
-    assert connected
-    hello = await comm.receive_json_from(timeout=10)
-    assert hello["type"] == "standings" and hello["at"] > 0
+    a, comm, _hello = await standings_socket()
     layer = get_channel_layer()
     base = time.time()
     burst = [_frame(a.pk, base + i, [f"p{j}" for j in range(i + 1)]) for i in range(40)]
@@ -343,16 +342,8 @@ async def test_e3_every_join_is_in_a_frame_the_page_receives_within_a_second(mak
     followed, within a second, by a frame read after it (the last frame lists all)."""
     import time
 
-    from config.asgi import application
-
-    a = await sync_to_async(running_arena)()
+    a, comm, _hello = await standings_socket()
     users = [await sync_to_async(make_user)(f"joiner{i}") for i in range(20)]
-    comm = WebsocketCommunicator(
-        application, f"/ws/arena/{a.pk}/", headers=[(b"origin", b"http://testserver")]
-    )
-    connected, _ = await comm.connect(timeout=10)
-    assert connected
-    await comm.receive_json_from(timeout=10)
     committed = []
 
     def joins():
@@ -412,3 +403,155 @@ def test_e3_a_moderator_schedules_an_arena_in_the_admin(client, make_user):
         },
     )
     assert response.status_code == 200 and not Arena.objects.filter(name="Broken").exists()
+
+
+# --- bots for the players left over (E-3, the lead's decision: docs/events.md) ------------------
+
+
+def test_e3_bots_fill_a_table_of_people_left_over_seat_1_a_person_no_last_partners_again():
+    """E-3: a table of fewer people than seats gets bots (``None``) in the rest;
+    seat 1 is a person (he opens the room); people who were last partners are
+    not partners again, a bot partners the one who would repeat."""
+    for seed in range(30):
+        rng = random.Random(seed)
+        (alone,) = [u for u in arena_core.with_bots([7], 4, {}, rng) if u is not None]
+        assert alone == 7
+        assert arena_core.with_bots([7], 4, {}, random.Random(seed))[0] == 7
+        two = arena_core.with_bots([1, 2], 4, {1: 2, 2: 1}, rng)
+        assert two[0] is not None and sorted(u for u in two if u) == [1, 2]
+        assert {two[0], two[2]} != {1, 2} and {two[1], two[3]} != {1, 2}  # opponents now
+        three = arena_core.with_bots([1, 2, 3], 4, {1: 2, 2: 1, 3: 9}, rng)
+        assert three[0] is not None and three.count(None) == 1
+        assert {three[0], three[2]} != {1, 2} and {three[1], three[3]} != {1, 2}
+        assert arena_core.with_bots([5], 2, {}, rng) == [5, None]
+    with pytest.raises(ValueError):
+        arena_core.with_bots([1, 2, 3, 4], 4, {}, random.Random(0))
+    with pytest.raises(ValueError):
+        arena_core.with_bots([], 4, {}, random.Random(0))
+
+
+def _after(seconds: float):
+    return timezone.now() + timedelta(seconds=seconds)
+
+
+@pytest.mark.django_db
+def test_e3_a_lone_player_left_over_is_seated_with_bots_after_the_wait_not_before(
+    settings, alice, bob, charlie, dave, eve
+):
+    """E-3: five present, a table of four: the fifth waits. Not seated before
+    ARENA_BOT_WAIT seconds; after it, at a table of his own with three strong
+    bots. The bots are not entrants: no arena row, never in the standings,
+    never scored; the person scores as at any arena match."""
+    settings.ARENA_BOT_WAIT = 10
+    a = running_arena()
+    for user in (alice, bob, charlie, dave):
+        arena.join(a, user)
+    (people,) = arena.seat_free(a)
+    arena.join(a, eve)
+    assert arena.seat_free(a, _after(9)) == []  # not before the wait (from his join)
+    assert not ArenaTable.objects.filter(arena=a).exclude(pk=people.pk).exists()
+    (bots,) = arena.seat_free(a, _after(11))
+    assert bots.seats == [eve.pk, None, None, None]
+    match = Match.objects.get(pk=bots.match_id)
+    assert match.players[0]["user_id"] == eve.pk and not match.players[0]["bot"]
+    assert [(p["bot"], p.get("level")) for p in match.players[1:]] == [(True, "strong")] * 3
+    assert ArenaPlayer.objects.get(arena=a, user=eve).busy
+    view = arena.standings(a)
+    assert sorted(r["user_id"] for r in view["standings"]) == sorted(
+        u.pk for u in (alice, bob, charlie, dave, eve)
+    )
+    assert set(view["tables"]) == {str(u.pk) for u in (alice, bob, charlie, dave, eve)}
+    assert arena.seat_free(a, _after(60)) == []  # nobody twice
+    ended = play_out(bots.match_id, limit=5000)
+    me = ArenaPlayer.objects.get(arena=a, user=eve)
+    won = ended.result["winner"] == 0  # seat 1's team
+    assert (me.score, me.played, me.busy) == ((2 if won else 0), 1, False)
+    assert ArenaPlayer.objects.filter(arena=a).count() == 5  # no row for a bot
+    assert all(r["user_id"] for r in arena.standings(a)["standings"])
+    assert sum(p.score for p in ArenaPlayer.objects.filter(arena=a)) == (2 if won else 0)
+
+
+@pytest.mark.django_db
+def test_e3_a_player_who_arrives_during_the_wait_makes_a_table_of_people_instead(
+    settings, alice, bob, charlie, dave
+):
+    """E-3: three wait; a fourth joins before ARENA_BOT_WAIT is over: at the
+    next seating, after the wait, the four are a table of people, no bot."""
+    settings.ARENA_BOT_WAIT = 10
+    a = running_arena()
+    for user in (alice, bob, charlie):
+        arena.join(a, user)
+    assert arena.seat_free(a, _after(5)) == []
+    arena.join(a, dave)
+    (table,) = arena.seat_free(a, _after(12))
+    assert sorted(table.seats) == sorted(u.pk for u in (alice, bob, charlie, dave))
+    assert not any(p["bot"] for p in Match.objects.get(pk=table.match_id).players)
+
+
+@pytest.mark.django_db
+def test_e3_three_left_over_get_one_bot_and_the_last_partners_are_not_partners_again(
+    settings, alice, bob, charlie
+):
+    settings.ARENA_BOT_WAIT = 10
+    a = running_arena()
+    for user in (alice, bob, charlie):
+        arena.join(a, user)
+    ArenaPlayer.objects.filter(arena=a, user=alice).update(last_partner=bob.pk)
+    ArenaPlayer.objects.filter(arena=a, user=bob).update(last_partner=alice.pk)
+    (table,) = arena.seat_free(a, _after(10))
+    assert table.seats.count(None) == 1 and table.seats[0] is not None
+    pairs = [{table.seats[0], table.seats[2]}, {table.seats[1], table.seats[3]}]
+    assert {alice.pk, bob.pk} not in pairs
+    rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=a)}
+    for i, uid in enumerate(table.seats):
+        if uid is not None:
+            assert rows[uid].last_partner == table.seats[(i + 2) % 4]  # None: a bot partner
+
+
+@pytest.mark.django_db(transaction=True)
+def test_e3_two_workers_seat_a_waiting_player_with_bots_once(settings, alice):
+    """E-3: two tickers at once (the beat's task on two workers, or a tick and
+    a match's end): the arena's row lock makes one bot table, not two."""
+    settings.ARENA_BOT_WAIT = 10
+    a = running_arena()
+    arena.join(a, alice)
+    made, barrier = [], threading.Barrier(2)
+
+    def seater():
+        try:
+            barrier.wait()
+            made.append(len(arena.seat_free(Arena.objects.get(pk=a.pk), _after(30))))
+        finally:
+            close_old_connections()
+
+    workers = [threading.Thread(target=seater) for _ in range(2)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert sorted(made) == [0, 1]
+    assert ArenaTable.objects.filter(arena=a).count() == 1
+    assert Room.objects.filter(seats__user=alice).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(60)
+async def test_e3_the_standings_socket_sends_the_standings_again_when_the_layer_resumes(alice):
+    """E-3, live standings across a Redis restart (issue 39): a change whose
+    broadcast was lost while the layer's pub/sub connection was down reaches
+    the page when the layer resumes, as the table sockets resync."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if not hasattr(layer, "_get_layer"):
+        pytest.skip("needs the Redis channel layer")
+    a, comm, hello = await standings_socket()
+    assert hello["standings"] == []
+    # A join whose broadcast never came (published while Redis was away).
+    await sync_to_async(ArenaPlayer.objects.create)(arena=a, user=alice, free_since=timezone.now())
+    assert await comm.receive_nothing(timeout=0.3)
+    layer._get_layer().resumed()
+    frame = await comm.receive_json_from(timeout=5)
+    assert frame["type"] == "standings" and frame["at"] > hello["at"]
+    assert [r["name"] for r in frame["standings"]] == ["alice"]
+    await comm.disconnect()
