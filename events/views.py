@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -229,7 +230,14 @@ def arena_page(request, arena_id: int):
     return render(
         request,
         "events/arena.html",
-        {"arena": arena, "data": data, "me": me, "podium": podium, "ends_at": arena_service.ends_at(arena)},
+        {
+            "arena": arena,
+            "data": data,
+            "me": me,
+            "podium": podium,
+            "ends_at": arena_service.ends_at(arena),
+            "bot_wait": round(settings.ARENA_BOT_WAIT),
+        },
     )
 
 

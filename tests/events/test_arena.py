@@ -15,6 +15,7 @@ from django.utils import timezone
 from events import arena, arena_core
 from events.models import Arena, ArenaPlayer, ArenaTable
 from games.models import Match
+from ratings.models import RatedMatch
 from rooms import services as rooms_services
 from rooms.models import Room
 
@@ -46,59 +47,91 @@ def test_e3_tables_group_close_scores_and_avoid_last_partners():
         assert last.get(a) != c and last.get(b) != d  # partners sit at 1+3 and 2+4
 
 
-def simulate_hour(players: int, seed: int, leaver: int | None = None):
-    """A 60-minute hokm4 arena in simulated time: matches last 5 to 9 minutes,
-    results drawn at random, every free player seated at once when possible."""
+def simulate_hour(players: int, seed: int, leaver: int | None = None, bot_wait: float = 10 / 60):
+    """A 60-minute hokm4 arena in simulated time (minutes): matches last 5 to 9
+    minutes, results drawn at random, every free player seated at once when a
+    table's worth are free; the ones left over, once the longest waiting of
+    them has waited ``bot_wait`` (ARENA_BOT_WAIT, ten seconds), with bots
+    (``None``). Returns the standings, who was ever seated, the partnerships
+    repeated among people, the points of every match, and the bot tables."""
     rng = random.Random(seed)
     standings = {u: arena_core.Standing(u) for u in range(1, players + 1)}
     last: dict = {}
-    free = set(standings)
-    running = []  # (end minute, seats)
-    repeats = avoidable = 0
+    since = {u: 0.0 for u in standings}  # free since (minute)
+    running = []  # (minute, seats): a match's end, or (minute, None): a waiting player's bot wait is over
+    repeats = bot_tables = 0
+    points: list[int] = []
     seated_ever: set = set()
     minute = 0.0
-    while minute < 60 or running:
+
+    def sit(seats):
+        nonlocal repeats
+        for i, u in enumerate(seats):
+            if u is None:
+                continue
+            partner = seats[(i + 2) % 4]
+            if partner is not None and last.get(u) == partner:
+                repeats += 1
+            last[u] = partner
+            since.pop(u)
+            seated_ever.add(u)
+        running.append((minute + rng.uniform(5, 9), seats))
+
+    while minute < 60 or any(seats for _, seats in running):
         if minute < 60:
-            scores = {u: standings[u].score for u in free}
-            for seats in arena_core.tables(sorted(free), 4, scores, last, rng):
-                for i, u in enumerate(seats):
-                    partner = seats[(i + 2) % 4]
-                    if last.get(u) == partner:
-                        repeats += 1
-                    last[u] = partner
-                free -= set(seats)
-                seated_ever |= set(seats)
-                running.append((minute + rng.uniform(5, 9), seats))
-                avoidable += 1
-        running.sort()
+            scores = {u: standings[u].score for u in since}
+            for seats in arena_core.tables(sorted(since), 4, scores, last, rng, dict(since)):
+                sit(seats)
+            if since:
+                oldest = min(since.values())
+                if minute - oldest >= bot_wait - 1e-9:
+                    ordered = sorted(since, key=since.get)
+                    sit(arena_core.with_bots(ordered, 4, last, rng))
+                    bot_tables += 1
+                else:
+                    running.append((oldest + bot_wait, None))
+        running.sort(key=lambda r: r[0])
         if not running:
             break
         minute, seats = running.pop(0)
+        if seats is None:
+            continue
         winners = rng.choice([0, 1])
         for i, u in enumerate(seats):
+            if u is None:
+                continue  # a bot: not an entrant, never scored
             if u == leaver and minute > 20 and not standings[u].withdrawn:
                 arena_core.withdraw(standings[u])
                 continue
-            arena_core.score_result(standings[u], i % 2 == winners)
-            if not standings[u].withdrawn:
-                free.add(u)
-        free = {u for u in free if not standings[u].withdrawn}
-    return standings, seated_ever, repeats
+            points.append(arena_core.score_result(standings[u], i % 2 == winners))
+            if not standings[u].withdrawn and minute < 60:
+                since[u] = minute
+    return standings, seated_ever, repeats, points, bot_tables
 
 
 def test_e3_nine_players_over_a_simulated_hour():
+    """E-3: nine players (a table of four and one left over, or bots for him
+    after ten seconds), one of them leaving for good after twenty minutes:
+    everyone seated, never the same partners twice in a row, streaks scored
+    3, the leaver withdrawn, a podium of people; bots in no standings."""
+    three = 0
     for seed in range(5):
-        standings, seated, repeats = simulate_hour(9, seed, leaver=9)
+        standings, seated, repeats, points, bot_tables = simulate_hour(9, seed, leaver=9)
         assert seated == set(range(1, 10))  # everyone seated
         assert repeats == 0  # never the same partners twice in a row
+        assert bot_tables > 0  # the ninth (and, after the leave, the odd ones) played with bots
+        assert set(standings) == set(range(1, 10))  # no bot among the entrants
         assert standings[9].withdrawn
         assert sum(s.played for s in standings.values()) > 9 * 4  # several matches each
+        assert set(points) <= {0, 2, 3}
+        three += points.count(3)
         podium = arena_core.podium(list(standings.values()))
-        assert len(set(podium)) == 3
+        assert len(set(podium)) == 3 and None not in podium
         best = max(s.score for s in standings.values())
         assert standings[podium[0]].score == best
         for s in standings.values():  # the streak rule: never more than 3 a match
             assert s.score <= 3 * s.played
+    assert three > 0  # a win after two wins in a row scored 3
 
 
 # --- the service, on real rooms and matches -----------------------------------------------------
@@ -189,6 +222,8 @@ def test_e3_a_finished_match_scores_and_frees_its_players_then_the_close_gives_a
     top = list(ArenaPlayer.objects.filter(arena=a).order_by("-score", "played", "id"))
     assert a.podium == [p.user_id for p in top[:3]]
     assert sum(p.played for p in top) == 8
+    # M-2: a match of people is rated, as any (ratings' own receiver of match_ended).
+    assert RatedMatch.objects.filter(match_id__in=[match.pk, again.match_id]).count() == 2
 
 
 @pytest.mark.django_db
@@ -469,6 +504,7 @@ def test_e3_a_lone_player_left_over_is_seated_with_bots_after_the_wait_not_befor
     assert ArenaPlayer.objects.filter(arena=a).count() == 5  # no row for a bot
     assert all(r["user_id"] for r in arena.standings(a)["standings"])
     assert sum(p.score for p in ArenaPlayer.objects.filter(arena=a)) == (2 if won else 0)
+    assert not RatedMatch.objects.filter(match_id=bots.match_id).exists()  # L-2: with bots, unrated
 
 
 @pytest.mark.django_db
