@@ -244,7 +244,7 @@ def test_e3_events_and_arena_pages_in_persian_and_english_on_a_phone_and_a_deskt
         " withdrawn=withdrawn, busy=busy, present=not away, free_since=None if busy else now)\n"
         "done = Arena.objects.create(name='Shelem weekend', game='shelem4', rules={},"
         " starts_at=now - timedelta(days=1), minutes=60, status='finished', finished_at=now - timedelta(hours=23),"
-        " podium=[users[2].pk, users[0].pk, users[1].pk])\n"
+        " podium=[users[2].pk, users[1].pk, users[0].pk])\n"
         "for u, score in zip(users[:4], (11, 14, 16, 3)):\n"
         "    ArenaPlayer.objects.create(arena=done, user=u, score=score, played=6, present=False)\n"
         "Arena.objects.create(name='Bridge night', game='bridge', starts_at=now + timedelta(hours=3), minutes=90)\n"
@@ -267,6 +267,11 @@ def test_e3_events_and_arena_pages_in_persian_and_english_on_a_phone_and_a_deskt
             assert page.locator("[data-testid=arena-bots]").inner_text().strip()
             viewer.shot(f"events-arena-{lang}-{size}")
             page = viewer.goto(f"/events/arena/{done}/")
-            assert page.locator("[data-testid=podium] li").count() == 3
+            podium = page.locator("[data-testid=podium] li").all_inner_texts()
+            standings = page.locator("[data-testid=standings] tbody td:nth-child(2)").all_inner_texts()
+            assert [n.split()[-1] for n in podium] == standings[:3]  # gold, silver, bronze: the top three
+            past = viewer.goto("/events/").locator("[data-testid=arena-past]").first.inner_text()
+            assert "🥇" in past
+            page = viewer.goto(f"/events/arena/{done}/")
             viewer.shot(f"events-arena-podium-{lang}-{size}")
         assert not viewer.errors, viewer.errors
