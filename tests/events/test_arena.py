@@ -591,3 +591,29 @@ async def test_e3_the_standings_socket_sends_the_standings_again_when_the_layer_
     assert frame["type"] == "standings" and frame["at"] > hello["at"]
     assert [r["name"] for r in frame["standings"]] == ["alice"]
     await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_e3_a_restart_in_the_middle_of_an_arena_match_loses_nothing(settings, alice, bob, charlie, dave, eve):
+    """E-3 (issue 37, robustness): the process keeping a people's table and a
+    bot table forgets them mid-match (a restart of Daphne or the worker): both
+    matches go on from the database, end, and score once; nobody is seated twice."""
+    from games import plain
+
+    settings.ARENA_BOT_WAIT = 10
+    a = running_arena()
+    for user in (alice, bob, charlie, dave, eve):
+        arena.join(a, user)
+    (people,) = arena.seat_free(a)
+    (bots,) = arena.seat_free(a, _after(11))
+    for table in (people, bots):
+        with pytest.raises(AssertionError):
+            play_out(table.match_id, limit=15)  # part of the match, then the process "restarts"
+    plain.forget()
+    assert arena.seat_free(a, _after(60)) == []  # everyone is still at his table
+    for table in (people, bots):
+        play_out(table.match_id, limit=5000)
+        table.refresh_from_db()
+        assert table.scored
+    rows = list(ArenaPlayer.objects.filter(arena=a))
+    assert len(rows) == 5 and all(p.played == 1 and not p.busy for p in rows)
