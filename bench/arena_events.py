@@ -22,6 +22,11 @@ DATABASE_URL's, dropped at the end):
   its deadline; one match in fifty ends with a confirmed leave
   (``rooms.services.leave(confirm=True)``: 0 and withdrawn). The arena scores
   each match through games' ``match_ended`` signal, as on the site;
+- a player left over (too few free for a table) for ``ARENA_BOT_WAIT``
+  simulated seconds is seated with strong bots in the empty seats (E-3, the
+  lead's decision): their moves are played by ``games.services.expire`` at
+  their deadlines (one simulated second after the previous move), as the
+  deadline clock plays them on the site;
 - the standings reach a real arena socket: the ASGI application's
   ``/ws/arena/<id>/`` consumer, connected by a WebSocket client on an event
   loop of its own, through the channel layer (Redis when REDIS_URL is set,
@@ -32,7 +37,9 @@ happens (a person's move 1 to 4 simulated seconds after the previous one,
 the next deal ``--round-pause`` seconds after a round's result, a ticker
 step every 2 simulated seconds) and the services are called in that order,
 as fast as they answer; the ticker step is given the simulated time (``now``)
-so the window closes on the simulated clock. The server's own waits are
+so the window closes on the simulated clock, and the arena's own clock
+(``events.arena.clock``: when a player became free, how long he has waited
+for the bots) is the simulated one too. The server's own waits are
 nil (ROUND_PAUSE=0: the pause is on the simulated clock; FAIR_WAIT_SECONDS=0:
 no browser sends the fair deal's values), and no deadline timer runs
 (DEADLINES=celery with no worker: as in production, the clock is not the
@@ -132,7 +139,7 @@ def main(argv=None) -> int:
             _drop(url, name)
     print(
         f"# {args.game} {args.minutes:g} min: seatings={r['seatings']} p50_seat_wait_s={r['p50']:.1f}"
-        f" moves={r['moves']} standings_changes={r['sent']} frames={r['received']}"
+        f" bot_tables={r['bot_tables']} moves={r['moves']} standings_changes={r['sent']} frames={r['received']}"
         f" seen_within_1s={r['seen']} late={r['late']} lost={r['lost']}"
         f" p95_standings_delay_s={r['delay95']:.2f} max_standings_delay_s={r['delay_max']:.2f}"
         f" layer={r['layer']} podium={r['podium']} wall_s={r['wall']:.1f}"
@@ -287,11 +294,15 @@ def run(args) -> dict:
         return table
 
     arena_service._open_table = timed_open
+    # The arena's clock (free since, the bots' wait) is the simulated one: each
+    # thread sets ``clock.now`` before it calls the services.
+    arena_service.clock = lambda: at(clock.now)
     socket = Socket(arena.pk)
     socket.start()
 
     heap: list = []
     order = [0]
+    bot_tables = [0]
 
     def push(at: float, kind: str, *payload) -> None:
         order[0] += 1
@@ -341,10 +352,14 @@ def run(args) -> dict:
             info["next"] = (now + pause, "chance", None)
         elif to_act:
             info["moves"] += 1
+            seat = min(to_act)
+            people_seats = [u for u in info["seats"] if u is not None]
             if info["leave_after"] is not None and info["moves"] >= info["leave_after"]:
-                info["next"] = (now + rng.uniform(1.0, 4.0), "leave", rng.choice(info["seats"]))
+                info["next"] = (now + rng.uniform(1.0, 4.0), "leave", rng.choice(people_seats))
+            elif (match.player_at(seat) or {}).get("bot"):
+                info["next"] = (now + 1.0, "bot", None)  # its deadline (BOT_DELAY-like), the clock plays it
             else:
-                info["next"] = (now + rng.uniform(1.0, 4.0), "move", min(to_act))
+                info["next"] = (now + rng.uniform(1.0, 4.0), "move", seat)
 
     def step(info: dict) -> None:
         """One event of a match, through the services as a live table's socket calls them."""
@@ -358,6 +373,9 @@ def run(args) -> dict:
             services.play(match_id, action, user=user, version=version)
             with lock:
                 moves[0] += 1
+        elif kind == "bot":
+            if services.expire(match_id, version) is None:
+                raise RuntimeError(f"the bot's move of match {match_id} at version {version} was refused")
         elif kind == "chance":
             # The deal's deadline: the fair deal's phases may each take a call (F-4: a
             # silent seat's values are replaced once its wait, nil here, is over).
@@ -394,6 +412,8 @@ def run(args) -> dict:
             fail(f"match {match.pk} ended but its table was not scored")
         rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=arena, user_id__in=info["seats"])}
         for seat, uid in enumerate(info["seats"], start=1):
+            if uid is None:
+                continue  # a bot: not an entrant
             busy.discard(uid)
             row = rows[uid]
             before = info["before"][uid]
@@ -419,16 +439,21 @@ def run(args) -> dict:
         for table in ArenaTable.objects.filter(arena=arena, pk__gt=last_table).order_by("pk"):
             last_table = table.pk
             seats = list(table.seats)
-            if len(seats) != size or len(set(seats)) != size or set(seats) & busy:
-                fail(f"table {table.pk} seats {seats} (busy: {set(seats) & busy})")
-            rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=arena, user_id__in=seats)}
-            if any(rows[u].withdrawn for u in seats):
+            people_seats = [u for u in seats if u is not None]
+            if len(seats) != size or len(set(people_seats)) != len(people_seats) or set(people_seats) & busy:
+                fail(f"table {table.pk} seats {seats} (busy: {set(people_seats) & busy})")
+            if not people_seats or seats[0] is None:
+                fail(f"table {table.pk} seats {seats}: no person at seat 1")
+            if len(people_seats) < size:
+                bot_tables[0] += 1
+            rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=arena, user_id__in=people_seats)}
+            if any(rows[u].withdrawn for u in people_seats):
                 fail(f"a withdrawn player seated at table {table.pk}")
             # Seated when opened; a table opened by one worker thread may hold a player
             # whose match another thread ended a little later on the simulated clock
             # within the same slice: then it was seated when the last of them was free.
-            seated_at = max([opened.get(table.pk, now)] + [free_since.get(u, 0.0) for u in seats])
-            for u in seats:
+            seated_at = max([opened.get(table.pk, now)] + [free_since.get(u, 0.0) for u in people_seats])
+            for u in people_seats:
                 if u not in free_since:
                     fail(f"player {u} seated while not free")
                 waits.append(seated_at - free_since.pop(u, seated_at))
@@ -439,7 +464,7 @@ def run(args) -> dict:
                 "seats": seats,
                 "moves": 0,
                 "leave_after": rng.randint(5, 60) if rng.random() < args.leave_rate else None,
-                "before": {u: (rows[u].score, rows[u].withdrawn, rows[u].streak) for u in seats},
+                "before": {u: (rows[u].score, rows[u].withdrawn, rows[u].streak) for u in people_seats},
                 "rng": random.Random(f"{args.seed}/{table.match_id}"),
                 "ended": None,
             }
@@ -450,6 +475,7 @@ def run(args) -> dict:
             finished_at = now
 
     def people(kind: str, uid: int, now: float) -> None:
+        clock.now = now
         if kind == "join":
             if now >= window or uid in present:
                 return
@@ -544,6 +570,7 @@ def run(args) -> dict:
         "p95": percentile(waits, 95),
         "p50": percentile(waits, 50),
         "seatings": len(waits),
+        "bot_tables": bot_tables[0],
         "updates_per_s": received / span,
         "sent": len(changes),
         "received": received,

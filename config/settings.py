@@ -252,6 +252,9 @@ CELERY_BEAT_SCHEDULE = {
     "playnow-sweep": {"task": "playnow.sweep", "schedule": float(env_str("PLAY_NOW_SWEEP_SECONDS", "2"))},
     "events-tick": {"task": "events.tasks.tick", "schedule": float(env_str("EVENTS_TICK_SECONDS", "2"))},
 }
+ARENA_BOT_WAIT = float(env_str("ARENA_BOT_WAIT", "10"))
+"""E-3 (issue 37): seconds a free arena player waits, too few people being free
+for a table, before he is seated with strong bots in the empty seats."""
 
 # --- Accounts --------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

@@ -12,9 +12,12 @@ counted, the arena is finished with its podium. Every step is idempotent:
 a row lock on the arena serialises seating and the close, a table is
 scored once (``scored``), and the status moves by compare and swap.
 
-No bot fills an arena seat: an arena ranks people against people, and a
-bot's wins would be points taken from the field. A player left alone waits
-for the next free players (the benchmark measures that wait).
+Bots (the lead's decision, docs/events.md): when too few people are free
+to make a table, a free player who has waited ``ARENA_BOT_WAIT`` seconds is
+seated with the other free players left over, and strong bots fill the
+empty seats (as BBO's and Funbridge's robot tournaments do). The bots are
+not entrants: no arena row, no score, never in the standings (a bot seat is
+``None`` in ``ArenaTable.seats``); the people at the table score as at any.
 
 Ratings (M-2, issue 36): ``RATED`` holds callables ``f(match)`` called for
 each finished arena match; the ratings app appends its own when it lands.
@@ -29,6 +32,7 @@ from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -46,6 +50,15 @@ RATED: list = []
 """Hooks ``f(match)`` for each finished arena match (ratings, M-2): empty until a ratings app registers."""
 
 _rng = random.SystemRandom()
+
+BOT_LEVEL = "strong"
+"""E-3: the bots that fill a table of players left over (rooms' BOT_LEVELS)."""
+
+
+def clock():
+    """The arena's time (when a player became free, how long he has waited):
+    the site's clock; the benchmark puts its simulated clock here."""
+    return timezone.now()
 
 
 class ArenaError(Exception):
@@ -88,7 +101,8 @@ def standings(arena: Arena) -> dict:
     tables = {}
     for t in ArenaTable.objects.filter(arena=arena, scored=False).exclude(room_id=None):
         for uid in t.seats:
-            tables[str(uid)] = t.room_id
+            if uid is not None:  # a bot's seat
+                tables[str(uid)] = t.room_id
     return {
         "arena": arena.pk,
         "at": at,
@@ -127,7 +141,7 @@ def join(arena: Arena, user) -> ArenaPlayer:
             raise ArenaError("withdrawn")
         if not player.present or player.free_since is None:
             player.present = True
-            player.free_since = timezone.now()
+            player.free_since = clock()
             player.save(update_fields=["present", "free_since"])
         announce(arena.pk)
     return player
@@ -142,9 +156,14 @@ def leave(arena: Arena, user) -> None:
         announce(arena.pk)
 
 
-def seat_free(arena: Arena) -> list[ArenaTable]:
-    """Seat every table's worth of free players now (E-3). Under the arena's row lock."""
+def seat_free(arena: Arena, now=None) -> list[ArenaTable]:
+    """Seat every table's worth of free players now (E-3), then, when fewer
+    than a table are left and one of them has waited ``ARENA_BOT_WAIT``
+    seconds (at ``now``, the arena's clock by default), those left over with
+    bots. Under the arena's row lock and the free players' (two workers seat
+    nobody twice: the second finds them busy)."""
     players_per_table = engine.get(arena.game).players
+    now = now or clock()
     made = []
     with transaction.atomic():
         arena = Arena.objects.select_for_update().get(pk=arena.pk)
@@ -155,38 +174,68 @@ def seat_free(arena: Arena) -> list[ArenaTable]:
             .filter(arena=arena, present=True, withdrawn=False, busy=False)
             .select_related("user")
         )
-        if len(free) < players_per_table:
+        if not free:
             return []
         by_id = {p.user_id: p for p in free}
         scores = {p.user_id: p.score for p in free}
         last = {p.user_id: p.last_partner for p in free if p.last_partner}
         since = {p.user_id: p.free_since.timestamp() for p in free if p.free_since}
-        for seats in arena_core.tables(list(by_id), players_per_table, scores, last, _rng, since):
-            try:
-                with transaction.atomic():  # one table's failure (a player busy elsewhere) leaves the rest
-                    made.append(_open_table(arena, [by_id[u] for u in seats]))
-            except PlayError as exc:
-                log.info("arena %s: a table could not be opened (%s)", arena.pk, exc.code)
-        announce(arena.pk)
+        groups = arena_core.tables(list(by_id), players_per_table, scores, last, _rng, since)
+        for seats in groups:
+            table = _try_open(arena, [by_id[u] for u in seats])
+            if table is not None:
+                made.append(table)
+        left = sorted(
+            (p for p in free if not any(p.user_id in t.seats for t in made)),
+            key=lambda p: since.get(p.user_id, 0.0),
+        )
+        if 0 < len(left) < players_per_table and len(groups) == len(made):
+            waited = (now - left[0].free_since).total_seconds() if left[0].free_since else 0.0
+            if waited >= settings.ARENA_BOT_WAIT:
+                seats = arena_core.with_bots([p.user_id for p in left], players_per_table, last, _rng)
+                table = _try_open(arena, [by_id.get(u) for u in seats])
+                if table is not None:
+                    made.append(table)
+        if made:
+            announce(arena.pk)
     return made
 
 
-def _open_table(arena: Arena, seated: list[ArenaPlayer]) -> ArenaTable:
+def _try_open(arena: Arena, seated: list) -> ArenaTable | None:
+    try:
+        with transaction.atomic():  # one table's failure (a player busy elsewhere) leaves the rest
+            return _open_table(arena, seated)
+    except PlayError as exc:
+        log.info("arena %s: a table could not be opened (%s)", arena.pk, exc.code)
+        return None
+
+
+def _open_table(arena: Arena, seated: list) -> ArenaTable:
+    """A private room of rooms' own for ``seated`` (ArenaPlayer rows by seat,
+    ``None`` for a bot; seat 1 is a person), its match started."""
     first = seated[0].user
     room = rooms_services.create_room(first, arena.game, arena.rules or {}, is_private=True)
     for number, player in enumerate(seated[1:], start=2):
+        if player is None:
+            rooms_services.set_bot(room, first, number, True, BOT_LEVEL)
+            continue
         rooms_services.sit(room, player.user, number, move=True)
         rooms_services.set_ready(room, player.user, True)
-    table = ArenaTable.objects.create(arena=arena, room_id=room.pk, seats=[p.user_id for p in seated])
+    table = ArenaTable.objects.create(
+        arena=arena, room_id=room.pk, seats=[p.user_id if p is not None else None for p in seated]
+    )
     match = rooms_services.start(room, first)
     table.match_id = match.pk
     table.save(update_fields=["match_id"])
     n = len(seated)
     for i, player in enumerate(seated):
+        if player is None:
+            continue
         player.busy = True
         player.free_since = None
-        if n == 4:
-            player.last_partner = seated[(i + 2) % 4].user_id
+        if n == 4:  # a bot is nobody's last partner
+            partner = seated[(i + 2) % 4]
+            player.last_partner = partner.user_id if partner is not None else None
         player.save(update_fields=["busy", "free_since", "last_partner"])
     return table
 
@@ -232,15 +281,15 @@ def record(table: ArenaTable, match: Match) -> None:
     players = {
         p.user_id: p
         for p in ArenaPlayer.objects.select_for_update().filter(
-            arena_id=table.arena_id, user_id__in=table.seats
+            arena_id=table.arena_id, user_id__in=[u for u in table.seats if u is not None]
         )
     }
     winner = (match.result or {}).get("winner") if match.status == Match.Status.FINISHED else None
-    now = timezone.now()
+    now = clock()
     for seat, user_id in enumerate(table.seats, start=1):
-        player = players.get(user_id)
+        player = players.get(user_id) if user_id is not None else None
         if player is None:
-            continue
+            continue  # a bot's seat: not an entrant, never scored
         standing = arena_core.Standing(user_id, player.score, player.streak, player.played, player.withdrawn)
         if match.status == Match.Status.ABANDONED:
             if seat == match.leaver_seat:
@@ -256,7 +305,7 @@ def record(table: ArenaTable, match: Match) -> None:
 
 def tick(now=None) -> None:
     """The ticker's arena step (idempotent): start, seat, stop seating, finish."""
-    now = now or timezone.now()
+    now = now or clock()
     for arena in Arena.objects.filter(status=Arena.Status.SCHEDULED, starts_at__lte=now):
         if Arena.objects.filter(pk=arena.pk, status=Arena.Status.SCHEDULED).update(
             status=Arena.Status.RUNNING
@@ -269,7 +318,7 @@ def tick(now=None) -> None:
             ):
                 announce(arena.pk)
             continue
-        seat_free(arena)
+        seat_free(arena, now)
     for arena in Arena.objects.filter(status=Arena.Status.CLOSING):
         finish(arena)
 

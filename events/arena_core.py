@@ -49,7 +49,9 @@ def _pairings(four: list[int]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
 
 
 def _repeats(pairs, last: dict) -> int:
-    return sum(1 for x, y in pairs if last.get(x) == y or last.get(y) == x)
+    return sum(
+        1 for x, y in pairs if x is not None and y is not None and (last.get(x) == y or last.get(y) == x)
+    )
 
 
 def tables(
@@ -93,6 +95,32 @@ def tables(
         (a, c), (b, d) = pick
         seated.append([a, b, c, d])
     return seated
+
+
+def with_bots(people: list[int], players: int, last: dict, rng: random.Random) -> list[int | None]:
+    """E-3, the lead's decision (docs/events.md): the players left over, fewer
+    than a table, seated with strong bots in the empty seats (``None``). Seat 1
+    is a person (he opens the room). In a four-seat game the partnerships are
+    drawn among those that do not put last match's partners together again
+    (people only: a bot is nobody's partner twice); with two people that are
+    last partners, they play against each other; with three, the bot partners
+    the one whose pairing with the others would repeat."""
+    if not 0 < len(people) < players:
+        raise ValueError("a bot table needs from one person to a table's worth less one")
+    group: list[int | None] = list(people) + [None] * (players - len(people))
+    if players != 4:
+        rest = group[1:]
+        rng.shuffle(rest)
+        return [group[0], *rest]
+    options = _pairings(group)
+    best = min(_repeats(p, last) for p in options)
+    (a, c), (b, d) = rng.choice([p for p in options if _repeats(p, last) == best])
+    if a is None:  # seat 1 is a person: take the pair with one first, the person first
+        if c is None:
+            (a, c), (b, d) = (b, d), (a, c)
+        if a is None:
+            a, c = c, a
+    return [a, b, c, d]
 
 
 def podium(standings: list[Standing]) -> list[int]:

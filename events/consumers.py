@@ -10,14 +10,22 @@ the latest it has at most every ``COALESCE`` seconds: a burst of changes (a
 tick that seats fifty tables, matches ending together) reaches the page as
 its newest standings within that time, not as a queue of stale copies of a
 two-hundred-row table; an older copy arriving after a newer one is never
-sent. The page always ends on the newest standings (the podium)."""
+sent. The page always ends on the newest standings (the podium).
+
+After a loss of the channel layer's pub/sub connection (a Redis restart) the
+frames published meanwhile never came: the layer tells the sockets whose
+channel it delivers into a queue of theirs (``new_channel_into``,
+infra/layers.py: ``layer.resumed``), as it tells the table sockets, and this
+socket reads the standings again and sends them (issue 39)."""
 
 from __future__ import annotations
 
 import asyncio
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
 
 from . import arena as arena_service
 from . import ticker
@@ -27,7 +35,49 @@ COALESCE = 0.25
 """Seconds: the most often one socket sends standings (the latest of a burst)."""
 
 
+async def _pump(receive, inbox: asyncio.Queue) -> None:
+    """The server's frames into the socket's one queue (``ArenaConsumer.__call__``)."""
+    while True:
+        inbox.put_nowait(await receive())
+
+
 class ArenaConsumer(AsyncJsonWebsocketConsumer):
+    async def __call__(self, scope, receive, send):
+        """Channels' consumer loop, on a channel the layer delivers into a queue
+        of ours when it can (the lean Redis layer), so that the layer's
+        ``layer.resumed`` reaches this socket; else (the in-memory layer of the
+        embedded default) Channels' own."""
+        layer = get_channel_layer(self.channel_layer_alias)
+        into = getattr(layer, "new_channel_into", None)
+        if into is None:
+            return await super().__call__(scope, receive, send)
+        self.scope = scope
+        self.channel_layer = layer
+        self.base_send = send
+        inbox: asyncio.Queue = asyncio.Queue()
+        pump = asyncio.ensure_future(_pump(receive, inbox))
+        self.channel_name = await into(inbox)
+        try:
+            while True:
+                message = await inbox.get()
+                if type(message) is bytes:
+                    message = layer.deserialize(message)
+                await self.dispatch(message)
+        except StopConsumer:
+            pass
+        finally:
+            pump.cancel()
+            await layer.release(self.channel_name)
+
+    async def layer_resumed(self, message):
+        """Redis came back: standings published meanwhile may be lost; the
+        current ones, read now, go out as the newest (coalesced as any)."""
+        if not getattr(self, "_accepted", False):
+            return
+        data = await self._standings()
+        if data is not None:
+            await self.arena_standings({"data": data})
+
     async def connect(self):
         self.arena_id = int(self.scope["url_route"]["kwargs"]["arena_id"])
         self._pending = None  # the newest standings not sent yet
@@ -41,6 +91,7 @@ class ArenaConsumer(AsyncJsonWebsocketConsumer):
         ticker.ensure_loop()  # the embedded default has no beat to move the arenas on
         await self.channel_layer.group_add(arena_service.group(self.arena_id), self.channel_name)
         await self.accept()
+        self._accepted = True
         await self._send(data)
 
     async def disconnect(self, code):

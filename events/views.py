@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db.models import Count
@@ -65,7 +67,12 @@ def summary() -> dict:
 def index(request):
     context = summary()
     context["past_days"] = ChallengeDay.objects.filter(closed_at__isnull=False).order_by("-date", "game")[:9]
-    context["past_arenas"] = Arena.objects.filter(status=Arena.Status.FINISHED).order_by("-starts_at")[:5]
+    past_arenas = list(Arena.objects.filter(status=Arena.Status.FINISHED).order_by("-starts_at")[:5])
+    golds = {a.podium[0] for a in past_arenas if a.podium}
+    names = dict(get_user_model().objects.filter(pk__in=golds).values_list("pk", "username"))
+    for a in past_arenas:
+        a.gold = names.get(a.podium[0]) if a.podium else None
+    context["past_arenas"] = past_arenas
     return render(request, "events/index.html", context)
 
 
@@ -229,7 +236,14 @@ def arena_page(request, arena_id: int):
     return render(
         request,
         "events/arena.html",
-        {"arena": arena, "data": data, "me": me, "podium": podium, "ends_at": arena_service.ends_at(arena)},
+        {
+            "arena": arena,
+            "data": data,
+            "me": me,
+            "podium": podium,
+            "ends_at": arena_service.ends_at(arena),
+            "bot_wait": round(settings.ARENA_BOT_WAIT),
+        },
     )
 
 

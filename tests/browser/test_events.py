@@ -165,9 +165,12 @@ def test_e3_arena_page_updates_live_as_two_players_join_and_finish_a_match(peopl
     wpage = watcher.goto(f"/events/arena/{arena_id}/")
     arena = wpage.locator("[data-testid=arena]")
     wait_until(lambda: arena.get_attribute("data-live") == "true", message="the arena socket")
+    # Both pages open first, then the two joins one after the other: a player
+    # alone for ARENA_BOT_WAIT seconds would be seated with a bot (E-3).
     for p in (ali, bea):
-        page = p.goto(f"/events/arena/{arena_id}/")
-        page.locator("[data-testid=arena-join]").click()
+        p.goto(f"/events/arena/{arena_id}/").locator("[data-testid=arena-join]").wait_for()
+    for p in (ali, bea):
+        p.page.locator("[data-testid=arena-join]").click()
     # Both in the watcher's standings without a reload; a table for the two.
     rows = wpage.locator("[data-testid=standings] tbody tr")
     wait_until(lambda: rows.count() == 2, message="two players in the live standings")
@@ -212,3 +215,63 @@ def test_e3_arena_page_updates_live_as_two_players_join_and_finish_a_match(peopl
     )
     assert sorted(r["played"] for r in data["standings"]) == [1, 1]
     assert not watcher.errors, watcher.errors
+
+
+SHOT_PHONE = {"width": 390, "height": 844}
+
+
+def test_e3_events_and_arena_pages_in_persian_and_english_on_a_phone_and_a_desktop(people):
+    """The events page and an arena page (running, with live standings; and a
+    finished one with its podium), Persian and English, phone and desktop:
+    screenshots to look at (issue 37)."""
+    ids = on_site(
+        "from datetime import timedelta\n"
+        "from django.contrib.auth import get_user_model\n"
+        "from django.utils import timezone\n"
+        "from events.models import Arena, ArenaPlayer\n"
+        "import uuid\n"
+        "User = get_user_model()\n"
+        "now = timezone.now()\n"
+        "tag = uuid.uuid4().hex[:4]\n"
+        "users = [User.objects.create_user(username=f'{n}_{tag}', password='x-long-password-1')"
+        " for n in ('parisa', 'kaveh', 'neda', 'omid', 'roya', 'sina')]\n"
+        "live = Arena.objects.create(name='Hokm evening', game='hokm4', rules={'target': 3},"
+        " starts_at=now - timedelta(minutes=20), minutes=60, status='running')\n"
+        "rows = [(9, 3, 4, False, True, False), (7, 0, 4, False, False, False), (6, 2, 3, False, True, False),"
+        " (4, 0, 3, False, False, True), (2, 0, 2, True, False, False), (0, 0, 1, False, False, False)]\n"
+        "for u, (score, streak, played, withdrawn, busy, away) in zip(users, rows):\n"
+        "    ArenaPlayer.objects.create(arena=live, user=u, score=score, streak=streak, played=played,"
+        " withdrawn=withdrawn, busy=busy, present=not away, free_since=None if busy else now)\n"
+        "done = Arena.objects.create(name='Shelem weekend', game='shelem4', rules={},"
+        " starts_at=now - timedelta(days=1), minutes=60, status='finished', finished_at=now - timedelta(hours=23),"
+        " podium=[users[2].pk, users[1].pk, users[0].pk])\n"
+        "for u, score in zip(users[:4], (11, 14, 16, 3)):\n"
+        "    ArenaPlayer.objects.create(arena=done, user=u, score=score, played=6, present=False)\n"
+        "Arena.objects.create(name='Bridge night', game='bridge', starts_at=now + timedelta(hours=3), minutes=90)\n"
+        "print(live.pk, done.pk)\n"
+    )
+    live, done = ids.split()
+    for lang in ("fa", "en"):
+        viewer = people(f"look{lang}", lang=lang, viewport=DESKTOP)
+        for size, viewport in (("phone", SHOT_PHONE), ("desktop", DESKTOP)):
+            viewer.page.set_viewport_size(viewport)
+            page = viewer.goto("/events/")
+            assert page.locator("[data-testid=challenge-hokm4]").count() == 1
+            viewer.shot(f"events-index-{lang}-{size}")
+            page = viewer.goto(f"/events/arena/{live}/")
+            arena = page.locator("[data-testid=arena]")
+            wait_until(
+                lambda arena=arena: arena.get_attribute("data-live") == "true", message="the arena socket"
+            )
+            assert page.locator("[data-testid=standings] tbody tr").count() == 6
+            assert page.locator("[data-testid=arena-bots]").inner_text().strip()
+            viewer.shot(f"events-arena-{lang}-{size}")
+            page = viewer.goto(f"/events/arena/{done}/")
+            podium = page.locator("[data-testid=podium] li").all_inner_texts()
+            standings = page.locator("[data-testid=standings] tbody td:nth-child(2)").all_inner_texts()
+            assert [n.split()[-1] for n in podium] == standings[:3]  # gold, silver, bronze: the top three
+            past = viewer.goto("/events/").locator("[data-testid=arena-past]").first.inner_text()
+            assert "🥇" in past
+            page = viewer.goto(f"/events/arena/{done}/")
+            viewer.shot(f"events-arena-podium-{lang}-{size}")
+        assert not viewer.errors, viewer.errors

@@ -15,6 +15,7 @@ from django.utils import timezone
 from events import arena, arena_core
 from events.models import Arena, ArenaPlayer, ArenaTable
 from games.models import Match
+from ratings.models import RatedMatch
 from rooms import services as rooms_services
 from rooms.models import Room
 
@@ -46,59 +47,91 @@ def test_e3_tables_group_close_scores_and_avoid_last_partners():
         assert last.get(a) != c and last.get(b) != d  # partners sit at 1+3 and 2+4
 
 
-def simulate_hour(players: int, seed: int, leaver: int | None = None):
-    """A 60-minute hokm4 arena in simulated time: matches last 5 to 9 minutes,
-    results drawn at random, every free player seated at once when possible."""
+def simulate_hour(players: int, seed: int, leaver: int | None = None, bot_wait: float = 10 / 60):
+    """A 60-minute hokm4 arena in simulated time (minutes): matches last 5 to 9
+    minutes, results drawn at random, every free player seated at once when a
+    table's worth are free; the ones left over, once the longest waiting of
+    them has waited ``bot_wait`` (ARENA_BOT_WAIT, ten seconds), with bots
+    (``None``). Returns the standings, who was ever seated, the partnerships
+    repeated among people, the points of every match, and the bot tables."""
     rng = random.Random(seed)
     standings = {u: arena_core.Standing(u) for u in range(1, players + 1)}
     last: dict = {}
-    free = set(standings)
-    running = []  # (end minute, seats)
-    repeats = avoidable = 0
+    since = {u: 0.0 for u in standings}  # free since (minute)
+    running = []  # (minute, seats): a match's end, or (minute, None): a waiting player's bot wait is over
+    repeats = bot_tables = 0
+    points: list[int] = []
     seated_ever: set = set()
     minute = 0.0
-    while minute < 60 or running:
+
+    def sit(seats):
+        nonlocal repeats
+        for i, u in enumerate(seats):
+            if u is None:
+                continue
+            partner = seats[(i + 2) % 4]
+            if partner is not None and last.get(u) == partner:
+                repeats += 1
+            last[u] = partner
+            since.pop(u)
+            seated_ever.add(u)
+        running.append((minute + rng.uniform(5, 9), seats))
+
+    while minute < 60 or any(seats for _, seats in running):
         if minute < 60:
-            scores = {u: standings[u].score for u in free}
-            for seats in arena_core.tables(sorted(free), 4, scores, last, rng):
-                for i, u in enumerate(seats):
-                    partner = seats[(i + 2) % 4]
-                    if last.get(u) == partner:
-                        repeats += 1
-                    last[u] = partner
-                free -= set(seats)
-                seated_ever |= set(seats)
-                running.append((minute + rng.uniform(5, 9), seats))
-                avoidable += 1
-        running.sort()
+            scores = {u: standings[u].score for u in since}
+            for seats in arena_core.tables(sorted(since), 4, scores, last, rng, dict(since)):
+                sit(seats)
+            if since:
+                oldest = min(since.values())
+                if minute - oldest >= bot_wait - 1e-9:
+                    ordered = sorted(since, key=since.get)
+                    sit(arena_core.with_bots(ordered, 4, last, rng))
+                    bot_tables += 1
+                else:
+                    running.append((oldest + bot_wait, None))
+        running.sort(key=lambda r: r[0])
         if not running:
             break
         minute, seats = running.pop(0)
+        if seats is None:
+            continue
         winners = rng.choice([0, 1])
         for i, u in enumerate(seats):
+            if u is None:
+                continue  # a bot: not an entrant, never scored
             if u == leaver and minute > 20 and not standings[u].withdrawn:
                 arena_core.withdraw(standings[u])
                 continue
-            arena_core.score_result(standings[u], i % 2 == winners)
-            if not standings[u].withdrawn:
-                free.add(u)
-        free = {u for u in free if not standings[u].withdrawn}
-    return standings, seated_ever, repeats
+            points.append(arena_core.score_result(standings[u], i % 2 == winners))
+            if not standings[u].withdrawn and minute < 60:
+                since[u] = minute
+    return standings, seated_ever, repeats, points, bot_tables
 
 
 def test_e3_nine_players_over_a_simulated_hour():
+    """E-3: nine players (a table of four and one left over, or bots for him
+    after ten seconds), one of them leaving for good after twenty minutes:
+    everyone seated, never the same partners twice in a row, streaks scored
+    3, the leaver withdrawn, a podium of people; bots in no standings."""
+    three = 0
     for seed in range(5):
-        standings, seated, repeats = simulate_hour(9, seed, leaver=9)
+        standings, seated, repeats, points, bot_tables = simulate_hour(9, seed, leaver=9)
         assert seated == set(range(1, 10))  # everyone seated
         assert repeats == 0  # never the same partners twice in a row
+        assert bot_tables > 0  # the ninth (and, after the leave, the odd ones) played with bots
+        assert set(standings) == set(range(1, 10))  # no bot among the entrants
         assert standings[9].withdrawn
         assert sum(s.played for s in standings.values()) > 9 * 4  # several matches each
+        assert set(points) <= {0, 2, 3}
+        three += points.count(3)
         podium = arena_core.podium(list(standings.values()))
-        assert len(set(podium)) == 3
+        assert len(set(podium)) == 3 and None not in podium
         best = max(s.score for s in standings.values())
         assert standings[podium[0]].score == best
         for s in standings.values():  # the streak rule: never more than 3 a match
             assert s.score <= 3 * s.played
+    assert three > 0  # a win after two wins in a row scored 3
 
 
 # --- the service, on real rooms and matches -----------------------------------------------------
@@ -118,6 +151,22 @@ def running_arena(game="hokm4", minutes=60) -> Arena:
 @pytest.fixture
 def eve(make_user):
     return make_user("eve")
+
+
+async def standings_socket(arena_row: Arena | None = None):
+    """A running arena (made here unless given), its standings socket
+    connected, and the socket's first frame (the standings on connect)."""
+    from config.asgi import application
+
+    a = arena_row or await sync_to_async(running_arena)()
+    comm = WebsocketCommunicator(
+        application, f"/ws/arena/{a.pk}/", headers=[(b"origin", b"http://testserver")]
+    )
+    connected, _ = await comm.connect(timeout=10)
+    assert connected
+    hello = await comm.receive_json_from(timeout=10)
+    assert hello["type"] == "standings" and hello["at"] > 0
+    return a, comm, hello
 
 
 @pytest.mark.django_db
@@ -173,6 +222,8 @@ def test_e3_a_finished_match_scores_and_frees_its_players_then_the_close_gives_a
     top = list(ArenaPlayer.objects.filter(arena=a).order_by("-score", "played", "id"))
     assert a.podium == [p.user_id for p in top[:3]]
     assert sum(p.played for p in top) == 8
+    # M-2: a match of people is rated, as any (ratings' own receiver of match_ended).
+    assert RatedMatch.objects.filter(match_id__in=[match.pk, again.match_id]).count() == 2
 
 
 @pytest.mark.django_db
@@ -244,16 +295,8 @@ def test_e3_the_arenas_end_runs_once_with_two_workers(alice, bob):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(60)
 async def test_e3_standings_update_live_over_the_socket(alice, bob):
-    from config.asgi import application
-
-    a = await sync_to_async(running_arena)()
-    comm = WebsocketCommunicator(
-        application, f"/ws/arena/{a.pk}/", headers=[(b"origin", b"http://testserver")]
-    )
-    connected, _ = await comm.connect(timeout=10)
-    assert connected
-    hello = await comm.receive_json_from(timeout=10)
-    assert hello["type"] == "standings" and hello["standings"] == []
+    a, comm, hello = await standings_socket()
+    assert hello["standings"] == []
     await sync_to_async(arena.join)(a, alice)
     frame = await comm.receive_json_from(timeout=10)
     while not frame["standings"]:
@@ -308,16 +351,7 @@ async def test_e3_a_burst_of_standings_reaches_the_page_as_its_newest_and_never_
 
     from channels.layers import get_channel_layer
 
-    from config.asgi import application
-
-    a = await sync_to_async(running_arena)()
-    comm = WebsocketCommunicator(
-        application, f"/ws/arena/{a.pk}/", headers=[(b"origin", b"http://testserver")]
-    )
-    connected, _ = await comm.connect(timeout=10)
-    assert connected
-    hello = await comm.receive_json_from(timeout=10)
-    assert hello["type"] == "standings" and hello["at"] > 0
+    a, comm, _hello = await standings_socket()
     layer = get_channel_layer()
     base = time.time()
     burst = [_frame(a.pk, base + i, [f"p{j}" for j in range(i + 1)]) for i in range(40)]
@@ -343,16 +377,8 @@ async def test_e3_every_join_is_in_a_frame_the_page_receives_within_a_second(mak
     followed, within a second, by a frame read after it (the last frame lists all)."""
     import time
 
-    from config.asgi import application
-
-    a = await sync_to_async(running_arena)()
+    a, comm, _hello = await standings_socket()
     users = [await sync_to_async(make_user)(f"joiner{i}") for i in range(20)]
-    comm = WebsocketCommunicator(
-        application, f"/ws/arena/{a.pk}/", headers=[(b"origin", b"http://testserver")]
-    )
-    connected, _ = await comm.connect(timeout=10)
-    assert connected
-    await comm.receive_json_from(timeout=10)
     committed = []
 
     def joins():
@@ -412,3 +438,182 @@ def test_e3_a_moderator_schedules_an_arena_in_the_admin(client, make_user):
         },
     )
     assert response.status_code == 200 and not Arena.objects.filter(name="Broken").exists()
+
+
+# --- bots for the players left over (E-3, the lead's decision: docs/events.md) ------------------
+
+
+def test_e3_bots_fill_a_table_of_people_left_over_seat_1_a_person_no_last_partners_again():
+    """E-3: a table of fewer people than seats gets bots (``None``) in the rest;
+    seat 1 is a person (he opens the room); people who were last partners are
+    not partners again, a bot partners the one who would repeat."""
+    for seed in range(30):
+        rng = random.Random(seed)
+        (alone,) = [u for u in arena_core.with_bots([7], 4, {}, rng) if u is not None]
+        assert alone == 7
+        assert arena_core.with_bots([7], 4, {}, random.Random(seed))[0] == 7
+        two = arena_core.with_bots([1, 2], 4, {1: 2, 2: 1}, rng)
+        assert two[0] is not None and sorted(u for u in two if u) == [1, 2]
+        assert {two[0], two[2]} != {1, 2} and {two[1], two[3]} != {1, 2}  # opponents now
+        three = arena_core.with_bots([1, 2, 3], 4, {1: 2, 2: 1, 3: 9}, rng)
+        assert three[0] is not None and three.count(None) == 1
+        assert {three[0], three[2]} != {1, 2} and {three[1], three[3]} != {1, 2}
+        assert arena_core.with_bots([5], 2, {}, rng) == [5, None]
+    with pytest.raises(ValueError):
+        arena_core.with_bots([1, 2, 3, 4], 4, {}, random.Random(0))
+    with pytest.raises(ValueError):
+        arena_core.with_bots([], 4, {}, random.Random(0))
+
+
+def _after(seconds: float):
+    return timezone.now() + timedelta(seconds=seconds)
+
+
+@pytest.mark.django_db
+def test_e3_a_lone_player_left_over_is_seated_with_bots_after_the_wait_not_before(
+    settings, alice, bob, charlie, dave, eve
+):
+    """E-3: five present, a table of four: the fifth waits. Not seated before
+    ARENA_BOT_WAIT seconds; after it, at a table of his own with three strong
+    bots. The bots are not entrants: no arena row, never in the standings,
+    never scored; the person scores as at any arena match."""
+    settings.ARENA_BOT_WAIT = 10
+    a = running_arena()
+    for user in (alice, bob, charlie, dave):
+        arena.join(a, user)
+    (people,) = arena.seat_free(a)
+    arena.join(a, eve)
+    assert arena.seat_free(a, _after(9)) == []  # not before the wait (from his join)
+    assert not ArenaTable.objects.filter(arena=a).exclude(pk=people.pk).exists()
+    (bots,) = arena.seat_free(a, _after(11))
+    assert bots.seats == [eve.pk, None, None, None]
+    match = Match.objects.get(pk=bots.match_id)
+    assert match.players[0]["user_id"] == eve.pk and not match.players[0]["bot"]
+    assert [(p["bot"], p.get("level")) for p in match.players[1:]] == [(True, "strong")] * 3
+    assert ArenaPlayer.objects.get(arena=a, user=eve).busy
+    view = arena.standings(a)
+    assert sorted(r["user_id"] for r in view["standings"]) == sorted(
+        u.pk for u in (alice, bob, charlie, dave, eve)
+    )
+    assert set(view["tables"]) == {str(u.pk) for u in (alice, bob, charlie, dave, eve)}
+    assert arena.seat_free(a, _after(60)) == []  # nobody twice
+    ended = play_out(bots.match_id, limit=5000)
+    me = ArenaPlayer.objects.get(arena=a, user=eve)
+    won = ended.result["winner"] == 0  # seat 1's team
+    assert (me.score, me.played, me.busy) == ((2 if won else 0), 1, False)
+    assert ArenaPlayer.objects.filter(arena=a).count() == 5  # no row for a bot
+    assert all(r["user_id"] for r in arena.standings(a)["standings"])
+    assert sum(p.score for p in ArenaPlayer.objects.filter(arena=a)) == (2 if won else 0)
+    assert not RatedMatch.objects.filter(match_id=bots.match_id).exists()  # L-2: with bots, unrated
+
+
+@pytest.mark.django_db
+def test_e3_a_player_who_arrives_during_the_wait_makes_a_table_of_people_instead(
+    settings, alice, bob, charlie, dave
+):
+    """E-3: three wait; a fourth joins before ARENA_BOT_WAIT is over: at the
+    next seating, after the wait, the four are a table of people, no bot."""
+    settings.ARENA_BOT_WAIT = 10
+    a = running_arena()
+    for user in (alice, bob, charlie):
+        arena.join(a, user)
+    assert arena.seat_free(a, _after(5)) == []
+    arena.join(a, dave)
+    (table,) = arena.seat_free(a, _after(12))
+    assert sorted(table.seats) == sorted(u.pk for u in (alice, bob, charlie, dave))
+    assert not any(p["bot"] for p in Match.objects.get(pk=table.match_id).players)
+
+
+@pytest.mark.django_db
+def test_e3_three_left_over_get_one_bot_and_the_last_partners_are_not_partners_again(
+    settings, alice, bob, charlie
+):
+    settings.ARENA_BOT_WAIT = 10
+    a = running_arena()
+    for user in (alice, bob, charlie):
+        arena.join(a, user)
+    ArenaPlayer.objects.filter(arena=a, user=alice).update(last_partner=bob.pk)
+    ArenaPlayer.objects.filter(arena=a, user=bob).update(last_partner=alice.pk)
+    (table,) = arena.seat_free(a, _after(10))
+    assert table.seats.count(None) == 1 and table.seats[0] is not None
+    pairs = [{table.seats[0], table.seats[2]}, {table.seats[1], table.seats[3]}]
+    assert {alice.pk, bob.pk} not in pairs
+    rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=a)}
+    for i, uid in enumerate(table.seats):
+        if uid is not None:
+            assert rows[uid].last_partner == table.seats[(i + 2) % 4]  # None: a bot partner
+
+
+@pytest.mark.django_db(transaction=True)
+def test_e3_two_workers_seat_a_waiting_player_with_bots_once(settings, alice):
+    """E-3: two tickers at once (the beat's task on two workers, or a tick and
+    a match's end): the arena's row lock makes one bot table, not two."""
+    settings.ARENA_BOT_WAIT = 10
+    a = running_arena()
+    arena.join(a, alice)
+    made, barrier = [], threading.Barrier(2)
+
+    def seater():
+        try:
+            barrier.wait()
+            made.append(len(arena.seat_free(Arena.objects.get(pk=a.pk), _after(30))))
+        finally:
+            close_old_connections()
+
+    workers = [threading.Thread(target=seater) for _ in range(2)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert sorted(made) == [0, 1]
+    assert ArenaTable.objects.filter(arena=a).count() == 1
+    assert Room.objects.filter(seats__user=alice).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(60)
+async def test_e3_the_standings_socket_sends_the_standings_again_when_the_layer_resumes(alice):
+    """E-3, live standings across a Redis restart (issue 39): a change whose
+    broadcast was lost while the layer's pub/sub connection was down reaches
+    the page when the layer resumes, as the table sockets resync."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if not hasattr(layer, "_get_layer"):
+        pytest.skip("needs the Redis channel layer")
+    a, comm, hello = await standings_socket()
+    assert hello["standings"] == []
+    # A join whose broadcast never came (published while Redis was away).
+    await sync_to_async(ArenaPlayer.objects.create)(arena=a, user=alice, free_since=timezone.now())
+    assert await comm.receive_nothing(timeout=0.3)
+    layer._get_layer().resumed()
+    frame = await comm.receive_json_from(timeout=5)
+    assert frame["type"] == "standings" and frame["at"] > hello["at"]
+    assert [r["name"] for r in frame["standings"]] == ["alice"]
+    await comm.disconnect()
+
+
+@pytest.mark.django_db
+def test_e3_a_restart_in_the_middle_of_an_arena_match_loses_nothing(settings, alice, bob, charlie, dave, eve):
+    """E-3 (issue 37, robustness): the process keeping a people's table and a
+    bot table forgets them mid-match (a restart of Daphne or the worker): both
+    matches go on from the database, end, and score once; nobody is seated twice."""
+    from games import plain
+
+    settings.ARENA_BOT_WAIT = 10
+    a = running_arena()
+    for user in (alice, bob, charlie, dave, eve):
+        arena.join(a, user)
+    (people,) = arena.seat_free(a)
+    (bots,) = arena.seat_free(a, _after(11))
+    for table in (people, bots):
+        with pytest.raises(AssertionError):
+            play_out(table.match_id, limit=15)  # part of the match, then the process "restarts"
+    plain.forget()
+    assert arena.seat_free(a, _after(60)) == []  # everyone is still at his table
+    for table in (people, bots):
+        play_out(table.match_id, limit=5000)
+        table.refresh_from_db()
+        assert table.scored
+    rows = list(ArenaPlayer.objects.filter(arena=a))
+    assert len(rows) == 5 and all(p.played == 1 and not p.busy for p in rows)
