@@ -17,32 +17,22 @@ lost) ranks the lines by a trick of margin. The card that wins in the most
 worlds is played; with the table rule ``kot`` (H4-5) a world where a card
 also takes every trick left while the other side has none counts once more.
 
-The solver is a C library: it runs outside Python's lock-step and holds
-nothing between decisions but its own transposition tables. The search stops
+The solver is a C library, called through ``dds`` (one lock for the whole
+process: DDS is not safe from several threads at once); it holds nothing
+between decisions but its own transposition tables. The search stops
 at the level's number of worlds, at the budget (a solve is not started when
 the last one's cost would overrun it), or once the leader is clearly ahead.
 """
 
 from __future__ import annotations
 
-import threading
-
 from games.engine import hokm_fast as hf
 
+from . import dds
 from .clock import Budget, now
 from .rng import Rng
 
-try:  # DDS through endplay, as in the bridge bot
-    import endplay._dds as _dds
-
-    _dds.SetMaxThreads(1)  # one decision, one thread: the arena and the server run one process per core
-    HAVE_DDS = True
-except ImportError:  # pragma: no cover - without the optional solver
-    HAVE_DDS = False
-
-SOLVER_LOCK = threading.Lock()
-"""DDS is called with its thread slot 0: two Python threads (the server's bot pool, a hint) must not share it
-at once (ctypes lets go of the GIL during the call). The bridge bot takes the same lock."""
+HAVE_DDS = dds.HAVE_DDS
 
 WIN = hf.TRICKS_TO_WIN
 MARGIN = 0.15
@@ -79,7 +69,7 @@ def applicable(view: dict) -> bool:
 
 def _deal(fs: hf.FastHokm):
     """The DDS deal of a fast state at a seat's turn (the current trick's cards given as played)."""
-    d = _dds.deal()
+    d = dds.raw.deal()
     d.trump = fs.trump  # suits S H D C are 0..3 in both
     rc = d.remainCards
     for p in range(4):
@@ -102,9 +92,7 @@ def _deal(fs: hf.FastHokm):
 
 def _winners(d, target: int) -> int:
     """The mask of the cards of the seat to act that make at least ``target`` tricks (``target`` >= 1)."""
-    fut = _dds.futureTricks()
-    with SOLVER_LOCK:
-        _dds.SolveBoard(d, target, 2, 1, fut, 0)  # mode 1: a score even for a single card
+    fut = dds.future_tricks(d, target)  # mode 1: a score even for a single card; under the process's DDS lock
     out = 0
     for i in range(fut.cards):
         if fut.score[i] < target:
