@@ -28,6 +28,8 @@ and ``careful`` decisions are not timed). The last line is the summary, e.g.
 from __future__ import annotations
 
 import argparse
+import ast
+import importlib
 import math
 import multiprocessing
 import pathlib
@@ -74,7 +76,8 @@ def duplicate_score(last_result) -> int:
 
 
 WORLDS: int | None = None
-"""``--worlds``: the bots' worlds per decision instead of their level's (paired measurements)."""
+"""``--worlds``: the bots' worlds per card played instead of their level's (paired measurements; the
+trump, the draft and the bids keep the level's)."""
 CLOCK = True
 NO_BUDGET = math.inf
 """``--no-clock``: no time budget (with ``--worlds``, results that do not depend on the machine's load)."""
@@ -114,7 +117,7 @@ def play_table(game, rules, decks, setting_of_side, seed, times):
                 level=level,
                 seed=seed * 1000 + steps,
                 method=method,
-                worlds=WORLDS,
+                worlds=WORLDS if view.get("phase") == "play" else None,
                 budget_ms=None if CLOCK else NO_BUDGET,
             )
             times.append((time.perf_counter() - t0) * 1000)
@@ -208,13 +211,27 @@ def main(argv=None):
         default=1,
         help="deals played in parallel processes (one per core at most: budgets are wall clock)",
     )
-    parser.add_argument("--worlds", type=int, default=None, help="the bots' sampled worlds per decision")
+    parser.add_argument("--worlds", type=int, default=None, help="the bots' sampled worlds per card played")
     parser.add_argument(
         "--no-clock",
         action="store_true",
         help="no time budget: with --worlds, results that do not depend on the machine's load",
     )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="MODULE.NAME=VALUE",
+        help="an experiment: set a constant of games.bots.MODULE for this run, e.g. hokm_dd.MARGIN=0.1",
+    )
     args = parser.parse_args(argv)
+    for item in args.set:
+        name, _, value = item.partition("=")
+        module, _, attr = name.rpartition(".")
+        target = importlib.import_module(f"games.bots.{module}")
+        if not hasattr(target, attr):
+            parser.error(f"games.bots.{module} has no {attr}")
+        setattr(target, attr, ast.literal_eval(value))
     global WORLDS, CLOCK
     WORLDS, CLOCK = args.worlds, not args.no_clock
     run(args.game, args.deals, args.a, args.b, args.seed, jobs=args.jobs)

@@ -126,10 +126,18 @@ def world_values(fs: hf.FastHokm, cards: list[int], side: int, kot: bool) -> lis
 
 def search(know, cards: list[int], side: int, samples: int, budget: Budget, rng: Rng, prior=None) -> int:
     """The card of ``cards`` (touching cards already merged) with the best mean over sampled worlds."""
-    n = len(cards)
+    kot = bool((know.view.get("rules") or {}).get("kot"))
+
+    def row(_k):
+        return world_values(know.fast(know.deal(rng), rng), cards, side, kot)
+
+    return cards[pick(len(cards), row, samples, budget, prior)]
+
+
+def pick(n: int, row, samples: int, budget: Budget, prior=None) -> int:
+    """The index of the best of ``n`` candidates by their mean over worlds; ``row(k)``: their values in world k."""
     totals = [0.0] * n
     vals: list[list[float]] = [[] for _ in range(n)]
-    kot = bool((know.view.get("rules") or {}).get("kot"))
     done = 0
     last_cost = 0.0
     # the solver's last call may overrun: stop at SPEND of the budget, when the next world would not fit
@@ -138,17 +146,16 @@ def search(know, cards: list[int], side: int, samples: int, budget: Budget, rng:
         if done >= 1 and limit is not None and now() + last_cost > limit:
             break
         t0 = now()
-        fs = know.fast(know.deal(rng), rng)
-        row = world_values(fs, cards, side, kot)
+        values = row(done)
         last_cost = now() - t0
-        for j, v in enumerate(row):
+        for j, v in enumerate(values):
             totals[j] += v
             vals[j].append(v)
         done += 1
         if done >= MIN_WORLDS and done % 8 == 0 and _clear(vals, totals, done):
             break
     bonus = prior or {}
-    return cards[max(range(n), key=lambda j: (totals[j] / max(1, done) + bonus.get(j, 0.0), -j))]
+    return max(range(n), key=lambda j: (totals[j] / max(1, done) + bonus.get(j, 0.0), -j))
 
 
 def _clear(vals, totals, done) -> bool:
