@@ -220,3 +220,22 @@ def test_h4_4_the_seat_to_act_and_its_side_reach_dds_unchanged():
             won += 1
         checked += 1
     assert checked > 40 and won > 10
+
+
+def test_the_strong_level_plays_hokm4_double_dummy_unless_asked_for_playouts(monkeypatch):
+    """Issue 38: the strong level's hokm4 cards are searched double dummy in the server; ``mc`` and other levels not."""
+    calls = []
+    real = hokm_dd.search
+
+    def spy(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hokm_dd, "search", spy)
+    views = [(v, s) for v, s in _play_views("hokm4", 2, 11) if len(v["hand"]) > 6 and len(v["legal"]) > 2]
+    view, seat = views[0]
+    bots.choose("hokm4", view, seat, level="strong", seed=1, budget_ms=40)
+    assert calls == [1]
+    bots.choose("hokm4", view, seat, level="strong", seed=1, budget_ms=40, method="mc")
+    bots.choose("hokm4", view, seat, level="normal", seed=1, budget_ms=40)
+    assert calls == [1]
