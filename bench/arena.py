@@ -6,8 +6,12 @@ A setting is a bot level (``easy``, ``normal``, ``strong``), ``auto`` (the
 engine's ``auto_action``, the timeout move), or one of the yardsticks of
 issue 38: ``careful`` (``games.bots.careful``, a rule-based Hokm player from
 its own view: second hand low, third hand high, counting trumps; other games
-play ``auto`` there) and ``mc`` (the strong level with the Hokm card search
-of before issue 38: sampled worlds played out by rules, no double dummy). Every deal is played twice: at
+play ``auto`` there), ``mc`` (the strong level with the Hokm card search
+of before issue 38: sampled worlds played out by rules, no double dummy) and
+``dd`` (the strong level's double-dummy search by name; ``strong`` plays it too
+in hokm4). ``--worlds N`` sets the bots' worlds per decision and
+``--no-clock`` lifts their time budget: paired comparisons of two versions of
+a bot that do not depend on the machine's load. Every deal is played twice: at
 the first table setting A holds the seats of side 0 and B those of side 1, at
 the second the other way round, with the same cards (and, in Hokm, the same
 hakem), so that the luck of the cards cancels. One deal is one round.
@@ -24,6 +28,8 @@ and ``careful`` decisions are not timed). The last line is the summary, e.g.
 from __future__ import annotations
 
 import argparse
+import ast
+import importlib
 import math
 import multiprocessing
 import pathlib
@@ -69,6 +75,14 @@ def duplicate_score(last_result) -> int:
     return total if ns else -total
 
 
+WORLDS: int | None = None
+"""``--worlds``: the bots' worlds per card played instead of their level's (paired measurements; the
+trump, the draft and the bids keep the level's)."""
+CLOCK = True
+NO_BUDGET = math.inf
+"""``--no-clock``: no time budget (with ``--worlds``, results that do not depend on the machine's load)."""
+
+
 def play_table(game, rules, decks, setting_of_side, seed, times):
     """One round from the given chance decks; returns the final state."""
     state = game.new_match(rules)
@@ -96,7 +110,16 @@ def play_table(game, rules, decks, setting_of_side, seed, times):
             # "mc" and "dd": the strong level's two Hokm card searches by name (the server plays "mc")
             level, method = ("strong", setting) if setting in ("mc", "dd") else (setting, None)
             t0 = time.perf_counter()
-            action = bots.choose(game.name, view, seat, level=level, seed=seed * 1000 + steps, method=method)
+            action = bots.choose(
+                game.name,
+                view,
+                seat,
+                level=level,
+                seed=seed * 1000 + steps,
+                method=method,
+                worlds=WORLDS if view.get("phase") == "play" else None,
+                budget_ms=None if CLOCK else NO_BUDGET,
+            )
             times.append((time.perf_counter() - t0) * 1000)
         state, _ = game.apply(state, seat, action)
         steps += 1
@@ -188,7 +211,29 @@ def main(argv=None):
         default=1,
         help="deals played in parallel processes (one per core at most: budgets are wall clock)",
     )
+    parser.add_argument("--worlds", type=int, default=None, help="the bots' sampled worlds per card played")
+    parser.add_argument(
+        "--no-clock",
+        action="store_true",
+        help="no time budget: with --worlds, results that do not depend on the machine's load",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="MODULE.NAME=VALUE",
+        help="an experiment: set a constant of games.bots.MODULE for this run, e.g. hokm_dd.MARGIN=0.1",
+    )
     args = parser.parse_args(argv)
+    for item in args.set:
+        name, _, value = item.partition("=")
+        module, _, attr = name.rpartition(".")
+        target = importlib.import_module(f"games.bots.{module}")
+        if not hasattr(target, attr):
+            parser.error(f"games.bots.{module} has no {attr}")
+        setattr(target, attr, ast.literal_eval(value))
+    global WORLDS, CLOCK
+    WORLDS, CLOCK = args.worlds, not args.no_clock
     run(args.game, args.deals, args.a, args.b, args.seed, jobs=args.jobs)
     return 0
 

@@ -29,14 +29,17 @@ def pbn(hands: list[list[str]]) -> str:
 def table(hands: list[list[str]]) -> dict | None:
     """{"C": [tricks for N, E, S, W], ..., "NT": [...]} or None when the solver is missing."""
     try:
-        from endplay.dds import calc_dd_table
         from endplay.types import Deal, Denom, Player
+
+        from games.bots.dds import HAVE_DDS, dd_table  # the process's one DDS lock (not thread-safe)
     except ImportError:  # the solver is an optional extra
+        return None
+    if not HAVE_DDS:
         return None
     if len(hands) != 4 or any(len(h) != 13 for h in hands):
         return None
     try:
-        result = calc_dd_table(Deal(pbn(hands)))
+        result = dd_table(Deal(pbn(hands)))
     except Exception:  # noqa: BLE001 - a solver failure must not stop the replay
         log.exception("double-dummy solver failed")
         return None

@@ -36,12 +36,15 @@ def choose(
     seed: int = 0,
     budget_ms: float | None = None,
     method: str | None = None,
+    worlds: int | None = None,
 ) -> dict:
     """A legal action for ``seat`` chosen from its ``view`` alone.
 
     ``method`` (optional) names the Hokm card search: ``"dd"`` (double dummy,
     the strong level's default in hokm4) or ``"mc"`` (rule-based playouts, the
-    other levels' and the strong level's before issue 38).
+    other levels' and the strong level's before issue 38). ``worlds``
+    (optional, the arena's paired measurements) replaces the level's number
+    of sampled worlds per decision.
     """
     legal = view.get("legal") or []
     if not legal:
@@ -49,16 +52,18 @@ def choose(
     if len(legal) == 1 and legal[0]["type"] != "discard":
         return legal[0]
     samples, default_ms = LEVELS[level if level in LEVELS else DEFAULT_LEVEL]
+    if worlds is not None:
+        samples = worlds
     budget = Budget(default_ms if budget_ms is None else budget_ms)
     rng = Rng(mix(seed, game_name, seat, view.get("round"), _progress(view)))
     if game_name in ("hokm4", "hokm2"):
         from . import hokm
 
-        # The double-dummy search is asked for by name only (the arena): inside a
-        # server process DDS crashed Daphne once (a segfault in libdds during the
-        # browser suite, 2026-12-05) and is not understood yet; the strong level
-        # plays the determinized search until it is.
-        dd = method == "dd"
+        # The strong level plays Hokm for four's cards double dummy (issue 38). Every DDS
+        # call of the process goes through ``dds`` under one lock: the segfault of
+        # 2026-12-05 in Daphne was a replay's double-dummy table computed beside the
+        # bots' solves (tests/bots/test_dds.py).
+        dd = method == "dd" or (method is None and level == "strong" and game_name == "hokm4")
         action = hokm.choose(view, seat, samples, budget, rng, dd)
     elif game_name in ("shelem4", "shelem2"):
         from . import shelem

@@ -28,11 +28,10 @@ from games.engine.seats import partner, team_of
 from .clock import Budget
 from .rng import Rng
 
-try:  # DDS through endplay: a maintained double-dummy solver
-    from endplay.dds import solve_board
+try:  # DDS through endplay: a maintained double-dummy solver, called through ``dds`` (one lock per process)
     from endplay.types import Deal, Denom, Player
 
-    HAVE_DDS = True
+    from .dds import HAVE_DDS, solve
 except ImportError:  # pragma: no cover - without the optional solver
     HAVE_DDS = False
 
@@ -499,11 +498,7 @@ def choose_card(view, seat, samples, budget: Budget, rng: Rng) -> dict:
         deal.first = Player.find("NESW"[first - 1])
         for x in trick:
             deal.play(x["card"][1] + x["card"][0])
-        from .hokm_dd import SOLVER_LOCK  # one DDS thread slot, shared with the Hokm search
-
-        with SOLVER_LOCK:
-            solved = list(solve_board(deal))
-        for card, tricks in solved:
+        for card, tricks in solve(deal):
             name = card.rank.abbr + SUIT_LETTER[card.suit.name]
             if name in totals:
                 totals[name] += tricks

@@ -17,32 +17,22 @@ lost) ranks the lines by a trick of margin. The card that wins in the most
 worlds is played; with the table rule ``kot`` (H4-5) a world where a card
 also takes every trick left while the other side has none counts once more.
 
-The solver is a C library: it runs outside Python's lock-step and holds
-nothing between decisions but its own transposition tables. The search stops
+The solver is a C library, called through ``dds`` (one lock for the whole
+process: DDS is not safe from several threads at once); it holds nothing
+between decisions but its own transposition tables. The search stops
 at the level's number of worlds, at the budget (a solve is not started when
 the last one's cost would overrun it), or once the leader is clearly ahead.
 """
 
 from __future__ import annotations
 
-import threading
-
 from games.engine import hokm_fast as hf
 
+from . import dds
 from .clock import Budget, now
 from .rng import Rng
 
-try:  # DDS through endplay, as in the bridge bot
-    import endplay._dds as _dds
-
-    _dds.SetMaxThreads(1)  # one decision, one thread: the arena and the server run one process per core
-    HAVE_DDS = True
-except ImportError:  # pragma: no cover - without the optional solver
-    HAVE_DDS = False
-
-SOLVER_LOCK = threading.Lock()
-"""DDS is called with its thread slot 0: two Python threads (the server's bot pool, a hint) must not share it
-at once (ctypes lets go of the GIL during the call). The bridge bot takes the same lock."""
+HAVE_DDS = dds.HAVE_DDS
 
 WIN = hf.TRICKS_TO_WIN
 MARGIN = 0.15
@@ -79,7 +69,7 @@ def applicable(view: dict) -> bool:
 
 def _deal(fs: hf.FastHokm):
     """The DDS deal of a fast state at a seat's turn (the current trick's cards given as played)."""
-    d = _dds.deal()
+    d = dds.raw.deal()
     d.trump = fs.trump  # suits S H D C are 0..3 in both
     rc = d.remainCards
     for p in range(4):
@@ -102,9 +92,7 @@ def _deal(fs: hf.FastHokm):
 
 def _winners(d, target: int) -> int:
     """The mask of the cards of the seat to act that make at least ``target`` tricks (``target`` >= 1)."""
-    fut = _dds.futureTricks()
-    with SOLVER_LOCK:
-        _dds.SolveBoard(d, target, 2, 1, fut, 0)  # mode 1: a score even for a single card
+    fut = dds.future_tricks(d, target)  # mode 1: a score even for a single card; under the process's DDS lock
     out = 0
     for i in range(fut.cards):
         if fut.score[i] < target:
@@ -138,10 +126,18 @@ def world_values(fs: hf.FastHokm, cards: list[int], side: int, kot: bool) -> lis
 
 def search(know, cards: list[int], side: int, samples: int, budget: Budget, rng: Rng, prior=None) -> int:
     """The card of ``cards`` (touching cards already merged) with the best mean over sampled worlds."""
-    n = len(cards)
+    kot = bool((know.view.get("rules") or {}).get("kot"))
+
+    def row(_k):
+        return world_values(know.fast(know.deal(rng), rng), cards, side, kot)
+
+    return cards[pick(len(cards), row, samples, budget, prior)]
+
+
+def pick(n: int, row, samples: int, budget: Budget, prior=None) -> int:
+    """The index of the best of ``n`` candidates by their mean over worlds; ``row(k)``: their values in world k."""
     totals = [0.0] * n
     vals: list[list[float]] = [[] for _ in range(n)]
-    kot = bool((know.view.get("rules") or {}).get("kot"))
     done = 0
     last_cost = 0.0
     # the solver's last call may overrun: stop at SPEND of the budget, when the next world would not fit
@@ -150,17 +146,16 @@ def search(know, cards: list[int], side: int, samples: int, budget: Budget, rng:
         if done >= 1 and limit is not None and now() + last_cost > limit:
             break
         t0 = now()
-        fs = know.fast(know.deal(rng), rng)
-        row = world_values(fs, cards, side, kot)
+        values = row(done)
         last_cost = now() - t0
-        for j, v in enumerate(row):
+        for j, v in enumerate(values):
             totals[j] += v
             vals[j].append(v)
         done += 1
         if done >= MIN_WORLDS and done % 8 == 0 and _clear(vals, totals, done):
             break
     bonus = prior or {}
-    return cards[max(range(n), key=lambda j: (totals[j] / max(1, done) + bonus.get(j, 0.0), -j))]
+    return max(range(n), key=lambda j: (totals[j] / max(1, done) + bonus.get(j, 0.0), -j))
 
 
 def _clear(vals, totals, done) -> bool:

@@ -7,8 +7,9 @@ import random
 import pytest
 
 from games import bots, engine
-from games.bots import careful, hokm_dd
+from games.bots import careful, hokm, hokm_dd
 from games.engine import hokm_fast as hf
+from games.engine.cards import CARD_INDEX
 
 pytestmark = pytest.mark.skipif(not hokm_dd.HAVE_DDS, reason="endplay (DDS) is not installed")
 
@@ -155,3 +156,86 @@ def test_two_threads_solving_at_once_get_the_answers_of_one():
     for t in threads:
         t.join()
     assert out[0] == alone and out[1] == alone
+
+
+def _endgame_views(rounds: int, seed: int, most: int):
+    """(state, view, seat) of seats to act in play with at most ``most`` cards in hand, rounds by auto_action."""
+    game = engine.get("hokm4")
+    rng = random.Random(seed)
+    for _ in range(rounds):
+        state = game.new_match(game.validate_rules({}))
+        while not game.round_over(state):
+            seats = game.to_act(state)
+            if engine.CHANCE in seats:
+                kind, cards = game.pending_chance(state)
+                deck = list(cards)
+                rng.shuffle(deck)
+                state, _ = game.apply(state, engine.CHANCE, {"type": kind, "deck": deck})
+                continue
+            seat = min(seats)
+            view = game.view(state, seat)
+            if view["phase"] == "play" and len(view["hand"]) <= most and hokm_dd.applicable(view):
+                yield state, view, seat
+            state, _ = game.apply(state, seat, game.auto_action(state, seat))
+
+
+def test_h4_4_the_seat_to_act_and_its_side_reach_dds_unchanged():
+    """C-3, H4-4: seats, leader, the trick on the table and the tricks won map onto DDS's N E S W as they are.
+
+    Given the true hands in place of a sampled world, the search's card wins the
+    round against best play whenever some card does (an exhaustive search of the
+    real position), from views of real rounds, mid-trick included.
+    """
+
+    class Truth:
+        def __init__(self, know, hands):
+            self.know, self.hands, self.view = know, hands, know.view
+
+        def deal(self, _rng):
+            return list(self.hands)
+
+        def fast(self, hands, rng):
+            return self.know.fast(hands, rng)
+
+    checked = won = 0
+    for state, view, seat in _endgame_views(8, 38, 3):
+        know = hokm._Knowledge(view, seat, reads=False)
+        on_table = {c for _s, c in state["trick"]}
+        hands = [hf.cards_to_mask([c for c in h if c not in on_table]) for h in state["hands"]]
+        fs = know.fast(hands, hokm.Rng(1))
+        assert fs.turn == state["turn"] - 1
+        assert fs.tricks == list(state["tricks"])
+        assert [(s + 1, hf.CARDS[c]) for s, c in fs.trick] == [tuple(x) for x in state["trick"]]
+        side = hf.TEAM[4][seat - 1]
+        cards = [CARD_INDEX[a["card"]] for a in view["legal"] if a["type"] == "play"]
+        winning = set()
+        for c in cards:
+            nxt = fs.copy()
+            hf.play(nxt, c)
+            if _wins(nxt, side):
+                winning.add(c)
+        best = hokm_dd.search(Truth(know, hands), cards, side, 1, hokm.Budget(None), hokm.Rng(2))
+        if winning:
+            assert best in winning, (view, hf.CARDS[best], [hf.CARDS[c] for c in winning])
+            won += 1
+        checked += 1
+    assert checked > 40 and won > 10
+
+
+def test_the_strong_level_plays_hokm4_double_dummy_unless_asked_for_playouts(monkeypatch):
+    """Issue 38: the strong level's hokm4 cards are searched double dummy in the server; ``mc`` and other levels not."""
+    calls = []
+    real = hokm_dd.search
+
+    def spy(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hokm_dd, "search", spy)
+    views = [(v, s) for v, s in _play_views("hokm4", 2, 11) if len(v["hand"]) > 6 and len(v["legal"]) > 2]
+    view, seat = views[0]
+    bots.choose("hokm4", view, seat, level="strong", seed=1, budget_ms=40)
+    assert calls == [1]
+    bots.choose("hokm4", view, seat, level="strong", seed=1, budget_ms=40, method="mc")
+    bots.choose("hokm4", view, seat, level="normal", seed=1, budget_ms=40)
+    assert calls == [1]
