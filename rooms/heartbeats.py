@@ -39,7 +39,7 @@ from infra import presence
 from infra.lanes import db
 
 from . import broadcast
-from .table import hello
+from .table import reads
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +133,7 @@ class Keeper:
             if self.fingerprints.get(code) == fingerprint:
                 continue
             self.fingerprints[code] = fingerprint
-            found = hello.room_now(rooms[code])
+            found = reads.room_now(rooms[code])
             if found is not None:
                 broadcast.presence_changed(found[0], snapshot=found[1])
 
