@@ -70,8 +70,8 @@ def test_h4_4_the_solver_agrees_with_exhaustive_search(on_table):
         assert solved & ~legal == 0  # only legal cards (C-3)
 
 
-def _play_views(name: str, rounds: int, seed: int):
-    """Views of seats to act in play, from rounds played by auto_action."""
+def _acting(name: str, rounds: int, seed: int):
+    """(state, view, seat) of each seat to act in play, from rounds played by auto_action."""
     game = engine.get(name)
     rng = random.Random(seed)
     for _ in range(rounds):
@@ -87,8 +87,13 @@ def _play_views(name: str, rounds: int, seed: int):
             seat = min(seats)
             view = game.view(state, seat)
             if view["phase"] == "play":
-                yield view, seat
+                yield state, view, seat
             state, _ = game.apply(state, seat, game.auto_action(state, seat))
+
+
+def _play_views(name: str, rounds: int, seed: int):
+    """Views of seats to act in play, from rounds played by auto_action."""
+    return ((view, seat) for _, view, seat in _acting(name, rounds, seed))
 
 
 def test_c3_the_strong_level_plays_legal_cards_by_double_dummy():
@@ -160,23 +165,11 @@ def test_two_threads_solving_at_once_get_the_answers_of_one():
 
 def _endgame_views(rounds: int, seed: int, most: int):
     """(state, view, seat) of seats to act in play with at most ``most`` cards in hand, rounds by auto_action."""
-    game = engine.get("hokm4")
-    rng = random.Random(seed)
-    for _ in range(rounds):
-        state = game.new_match(game.validate_rules({}))
-        while not game.round_over(state):
-            seats = game.to_act(state)
-            if engine.CHANCE in seats:
-                kind, cards = game.pending_chance(state)
-                deck = list(cards)
-                rng.shuffle(deck)
-                state, _ = game.apply(state, engine.CHANCE, {"type": kind, "deck": deck})
-                continue
-            seat = min(seats)
-            view = game.view(state, seat)
-            if view["phase"] == "play" and len(view["hand"]) <= most and hokm_dd.applicable(view):
-                yield state, view, seat
-            state, _ = game.apply(state, seat, game.auto_action(state, seat))
+    return (
+        (state, view, seat)
+        for state, view, seat in _acting("hokm4", rounds, seed)
+        if len(view["hand"]) <= most and hokm_dd.applicable(view)
+    )
 
 
 def test_h4_4_the_seat_to_act_and_its_side_reach_dds_unchanged():
