@@ -35,6 +35,7 @@ MATE = tuple(partner(i + 1, 4) - 1 for i in range(4))
 OTHER2 = NEXT[2]
 TRUMP_BUDGET = 3.0
 READ_PLAIN = True  # read the opponents' cards as if they played ``plain_policy`` (see ``_plain_reads``)
+TRUMP_DD = False  # name hokm4's trump by double dummy at the strong level (``hokm_dd.choose_trump``): no gain measured
 HAKEM_TRUMPS = 3  # the least trumps a hakem is dealt in the bot's samples
 
 
@@ -702,7 +703,7 @@ def _deal_rest(rng, n, me, mine, extra_mine, pool, sizes):
     return hands, pool[k:]
 
 
-def choose_trump(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dict:
+def choose_trump(view: dict, seat: int, samples: int, budget: Budget, rng: Rng, dd: bool = False) -> dict:
     """H4-2 / H2-3: the trump whose sampled deals the hakem's side wins best."""
     legal = view["legal"]
     n = view["players"]
@@ -716,6 +717,14 @@ def choose_trump(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) 
     # a suit the hakem holds no card of is never the better trump: fewer candidates, more worlds each
     cands = [a for a in legal if a["suit"] == "middle" or mine & SUIT_MASK[SUITS.index(a["suit"])]] or legal
     prior = {j: 0.006 * _suit_strength(mine, a["suit"]) for j, a in enumerate(cands) if a["suit"] != "middle"}
+
+    if dd and n == 4 and TRUMP_DD and hokm_dd.HAVE_DDS:  # issue 38: each sampled deal solved double dummy
+        dd_prior = {
+            j: hokm_dd.TRUMP_PRIOR * _suit_strength(mine, a["suit"])
+            for j, a in enumerate(cands)
+            if a["suit"] != "middle"
+        }
+        return hokm_dd.choose_trump(view, seat, samples, budget, rng, cands, dd_prior)
 
     drafted = n == 2 and DRAFTED  # H2-4: both hands are drafted after the trump, good cards kept
 
@@ -803,7 +812,7 @@ def choose(view: dict, seat: int, samples: int, budget: Budget, rng: Rng, dd: bo
     phase = view["phase"]
     if phase == "trump":
         # once a round, and the round turns on it: three times the budget
-        return choose_trump(view, seat, samples, budget.scaled(TRUMP_BUDGET), rng)
+        return choose_trump(view, seat, samples, budget.scaled(TRUMP_BUDGET), rng, dd)
     if phase == "draft":
         return choose_draft(view, seat, samples, budget, rng)
     if phase == "play":

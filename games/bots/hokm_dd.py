@@ -173,3 +173,58 @@ def _clear(vals, totals, done) -> bool:
         if m * m * done <= 6.25 * var:
             return False
     return True
+
+
+TRUMP_WORLDS = 400
+"""The most sampled deals for the trump (H4-2); the budget stops it first."""
+TRUMP_PRIOR = 0.004
+"""A candidate trump's tie-break per point of ``hokm._suit_strength`` (cards plus honours)."""
+
+
+def trump_values(hands: list[int], hakem: int, trumps: list[int]) -> list[float]:
+    """Each trump's worth in one full deal (the hakem leads, H4-3): 1 when his side can take 7 tricks."""
+    out = []
+    fs = hf.FastHokm.__new__(hf.FastHokm)
+    fs.hands, fs.turn, fs.trick = hands, hakem, []
+    for t in trumps:
+        fs.trump = t
+        fut = dds.future_tricks(_deal(fs), WIN, 1, 1)  # one card that makes 7, if there is one
+        out.append(1.0 if fut.cards and fut.score[0] >= WIN else 0.0)
+    return out
+
+
+def choose_trump(view: dict, seat: int, samples: int, budget: Budget, rng: Rng, cands: list, prior) -> dict:
+    """H4-2 by double dummy: the trump that wins the round in the most sampled deals.
+
+    The hakem sees five cards; the other 47 are dealt at random (his eight to
+    come, 13 to each other seat). "middle" (H4-X1) names the suit of one of
+    the partner's cards, drawn from the partner's sampled hand.
+    """
+    me = seat - 1
+    mine = hf.cards_to_mask(view["hand"])
+    pool = [c for c in range(52) if not mine >> c & 1]
+    mate = (me + 2) % 4
+    suits = "SHDC"
+
+    def row(_k):
+        cards = list(pool)
+        rng.shuffle(cards)
+        hands = [0, 0, 0, 0]
+        hands[me] = mine
+        k = 0
+        for p in range(4):
+            want = 13 - hands[p].bit_count()
+            for c in cards[k : k + want]:
+                hands[p] |= 1 << c
+            k += want
+        trumps = []
+        for a in cands:
+            if a["suit"] == "middle":
+                m = hands[mate]
+                bits = [c for c in range(52) if m >> c & 1]
+                trumps.append(bits[rng.randrange(len(bits))] // 13)
+            else:
+                trumps.append(suits.index(a["suit"]))
+        return trump_values(hands, me, trumps)
+
+    return cands[pick(len(cands), row, min(samples, TRUMP_WORLDS), budget, prior)]

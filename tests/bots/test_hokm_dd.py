@@ -232,3 +232,43 @@ def test_the_strong_level_plays_hokm4_double_dummy_unless_asked_for_playouts(mon
     bots.choose("hokm4", view, seat, level="strong", seed=1, budget_ms=40, method="mc")
     bots.choose("hokm4", view, seat, level="normal", seed=1, budget_ms=40)
     assert calls == [1]
+
+
+def test_h4_2_h4_3_a_trump_is_worth_a_round_won_by_the_hakem_on_lead():
+    """The trump's solve (H4-2): the hakem (seat 0) leads the first trick (H4-3); one suit per seat.
+
+    Spades or diamonds as trump: his side ruffs nothing it need not and takes all 13; hearts or clubs:
+    an opponent ruffs the first spade and runs his suit. With another seat on lead the values differ.
+    """
+    suits = [hf.cards_to_mask(hf.CARDS[c] for c in range(13 * s, 13 * s + 13)) for s in range(4)]
+    assert hokm_dd.trump_values(list(suits), 0, [0, 1, 2, 3]) == [1.0, 0.0, 1.0, 0.0]
+
+
+def test_h4_2_the_strong_hakem_can_name_the_trump_by_double_dummy(monkeypatch):
+    """Issue 38 (``hokm.TRUMP_DD``, off: no gain measured): the strong hakem names the trump by solved
+    sampled deals; ``mc`` keeps the playouts."""
+    monkeypatch.setattr(hokm, "TRUMP_DD", True)
+    calls = []
+    real = hokm_dd.trump_values
+
+    def spy(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hokm_dd, "trump_values", spy)
+    game = engine.get("hokm4")
+    state = game.new_match(game.validate_rules({}))
+    rng = random.Random(4)
+    while state["phase"] != "trump":
+        kind, cards = game.pending_chance(state)
+        deck = list(cards)
+        rng.shuffle(deck)
+        state, _ = game.apply(state, engine.CHANCE, {"type": kind, "deck": deck})
+    hakem = state["hakem"]
+    view = game.view(state, hakem)
+    action = bots.choose("hokm4", view, hakem, level="strong", seed=1, budget_ms=60)
+    assert action in game.legal_actions(state, hakem)
+    assert calls
+    calls.clear()
+    bots.choose("hokm4", view, hakem, level="strong", seed=1, budget_ms=60, method="mc")
+    assert not calls
