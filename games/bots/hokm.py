@@ -608,7 +608,7 @@ def choose_card(view: dict, seat: int, samples: int, budget: Budget, rng: Rng, d
         # perfect-information Monte Carlo: each sampled world solved double dummy (``hokm_dd``);
         # the careful player's card breaks a tie (cards of the same worth in every world)
         pick = CARD_INDEX[careful.choose_card(view, seat)["card"]]
-        prior = {j: 1e-6 for j, c in enumerate(cards) if c == pick}
+        prior = {j: hokm_dd.CAREFUL_PRIOR for j, c in enumerate(cards) if c == pick}
         best = hokm_dd.search(know, cards, side, samples, budget, rng, prior)
     else:
 

@@ -41,6 +41,8 @@ KOT = 1.0
 """With the table rule ``kot`` (H4-5, a 7-0 counts 2): a world where the card takes every trick left."""
 READ_PLAIN = False
 """Sample the worlds with ``hokm._Knowledge._plain_reads`` (the opponents read as ``plain_policy`` players)."""
+CAREFUL_PRIOR = 1e-6
+"""The careful player's card's bonus over the mean of the worlds: a tie-break only."""
 SPEND = 0.85
 """The share of the decision's budget the worlds may use (a solve is not started past it)."""
 MIN_WORLDS = 16
