@@ -32,6 +32,9 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 # Redis pub/sub (the channel layer) ignores the database number: two runs on one
 # Redis would hear each other's room broadcasts unless their prefixes differ.
 CHANNEL_PREFIX = os.environ.get("BROWSER_CHANNEL_PREFIX") or f"t-{DB_NAME}"
+# The same for the cache (a fixed "browser" prefix let two runs, or two xdist workers'
+# runs, read each other's cached copies): the servers and commands of one run share it.
+CACHE_PREFIX = os.environ.get("BROWSER_CACHE_PREFIX") or f"c-{DB_NAME}"
 PASSWORD = "Card-table-2026!"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
@@ -151,7 +154,7 @@ def site(tmp_path_factory):
         **os.environ,
         "DATABASE_URL": db_url,
         "REDIS_URL": os.environ.get("REDIS_URL", DEFAULT_REDIS_URL),
-        "CACHE_PREFIX": "browser",
+        "CACHE_PREFIX": CACHE_PREFIX,
         "CHANNEL_PREFIX": CHANNEL_PREFIX,
         "DEADLINES": "inprocess",
         "BOT_DELAY": "0.2",

@@ -23,7 +23,7 @@ import subprocess
 import sys
 from urllib.parse import urlsplit, urlunsplit
 
-from .conftest import CHANNEL_PREFIX, DB_NAME, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ROOT
+from .conftest import CACHE_PREFIX, CHANNEL_PREFIX, DB_NAME, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ROOT
 
 SCRIPT = r"""
 import json, sys, time
@@ -116,7 +116,7 @@ def on_site(script: str, *argv: str, extra_env: dict | None = None, timeout: flo
         **os.environ,
         "DATABASE_URL": urlunsplit(urlsplit(admin)._replace(path=f"/{DB_NAME}")),
         "REDIS_URL": os.environ.get("REDIS_URL", DEFAULT_REDIS_URL),
-        "CACHE_PREFIX": "browser",
+        "CACHE_PREFIX": CACHE_PREFIX,
         "CHANNEL_PREFIX": CHANNEL_PREFIX,
         "DEADLINES": "inprocess",
         **(extra_env or {}),

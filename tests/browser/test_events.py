@@ -13,6 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from .conftest import (
+    CACHE_PREFIX,
     CHANNEL_PREFIX,
     DB_NAME,
     DEFAULT_DATABASE_URL,
@@ -36,7 +37,7 @@ def on_site(code: str, *args: str) -> str:
         "DATABASE_URL": urlunsplit(url._replace(path=f"/{DB_NAME}")),
         "REDIS_URL": os.environ.get("REDIS_URL", DEFAULT_REDIS_URL),
         "CHANNEL_PREFIX": CHANNEL_PREFIX,
-        "CACHE_PREFIX": "browser",
+        "CACHE_PREFIX": CACHE_PREFIX,
         "DEADLINES": "inprocess",
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }

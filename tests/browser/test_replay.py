@@ -17,6 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from .conftest import (
+    CACHE_PREFIX,
     DB_NAME,
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
@@ -87,7 +88,7 @@ def record_match(game: str, rules: dict, *usernames: str, rounds: int = 0) -> di
         **os.environ,
         "DATABASE_URL": urlunsplit(urlsplit(admin)._replace(path=f"/{DB_NAME}")),
         "REDIS_URL": os.environ.get("REDIS_URL", DEFAULT_REDIS_URL),
-        "CACHE_PREFIX": "browser",
+        "CACHE_PREFIX": CACHE_PREFIX,
         "DEADLINES": "inprocess",
         "ROUND_PAUSE": "0",
         "FAIR_WAIT_SECONDS": "0",  # nobody's browser sends values here: substitutes at once (F-4)
