@@ -25,6 +25,7 @@ import hashlib
 import secrets
 from datetime import date, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -51,6 +52,13 @@ BOT_BUDGET_MS = 60_000.0
 """A budget that never cuts the bots' search: their answer depends only on the
 view and the seed (games/bots: "a budget that does not cut the search")."""
 TURN_SECONDS = 60
+
+
+def bot_level() -> str:
+    """The challenge's bots: ``strong`` (E-1); a test server may ask for a
+    quicker level (``EVENTS_CHALLENGE_BOT_LEVEL``, the browser suite's)."""
+    return getattr(settings, "EVENTS_CHALLENGE_BOT_LEVEL", BOT_LEVEL)
+
 
 VULNERABILITY = BOARD_VULNERABILITY
 """Duplicate bridge: the vulnerability of board n is VULNERABILITY[(n - 1) % 16]."""
@@ -206,7 +214,7 @@ def play(user, game: str, day_date: date | None = None) -> ChallengeDeal:
         deal = ChallengeDeal.objects.create(entry=entry, number=number, room_id=room.pk)
         for seat in range(1, definition.players + 1):
             if seat != ENTRANT_SEAT:
-                rooms_services.set_bot(room, user, seat, True, BOT_LEVEL)
+                rooms_services.set_bot(room, user, seat, True, bot_level())
         match = rooms_services.start(room, user)
         deal.match_id = match.pk
         deal.save(update_fields=["match_id"])

@@ -6,3 +6,7 @@ CPU on a busy 2-core machine."""
 from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Issue 37: the daily challenge's bots at the quick level, so a whole day of
+# eight deals is played in the browser in reasonable time (the site's: strong).
+EVENTS_CHALLENGE_BOT_LEVEL = "easy"
