@@ -75,8 +75,11 @@ def create_match(room, players: list[dict]) -> Match:
         players=players,
         tea=tea.start(getattr(room, "story_next", None)) if rules.get("tea") else {},
     )
-    fairness.open_round(match, 1)  # F-1: round 1's commitments open now
+    match.next_round = 1  # no round yet (issue 39: not counted)
+    # F-1: round 1's commitments open now; the ace draw waits for them without reading the record again
+    match.opened_record = fairness.open_round(match, 1, new=True)
     events = accept.advance(match, game, [])
+    match.__dict__.pop("opened_record", None)
     deadlines.set_deadlines(match, game, previous={})
     deadlines.wait_for_fair_deal(match)
     match.save()

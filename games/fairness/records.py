@@ -60,11 +60,14 @@ def _announce(record: DealRecord) -> None:
 # --- opening, commitments, reveals --------------------------------------------------
 
 
-def open_round(match: Match, number: int, *, now=None) -> DealRecord:
-    """The record of round ``number``, made if new (idempotent)."""
-    existing = DealRecord.objects.filter(match=match, number=number).first()
-    if existing is not None:
-        return existing
+def open_round(match: Match, number: int, *, now=None, new: bool = False) -> DealRecord:
+    """The record of round ``number``, made if new (idempotent). ``new``: the
+    caller made the match in this transaction, so there is none to read
+    (a table's start: one statement less, issue 39)."""
+    if not new:
+        existing = DealRecord.objects.filter(match=match, number=number).first()
+        if existing is not None:
+            return existing
     record = new_record(match, number, now=now)
     # Within the action's transaction (a round's end) no savepoint of its own: its failure is the action's.
     with transaction.atomic(savepoint=False):
