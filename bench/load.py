@@ -764,19 +764,6 @@ FAIR_WAIT_SECONDS (4 s, F-4); 20 to 50 starts a second on one process of this
 2-core machine, beside the others' greetings, had many come late (substitutes);
 10 a second had none, and 200 tables took 34 s to connect and start."""
 
-START_SPREAD = 10.0
-"""Seconds over which the default ``--start-rate`` spreads the tables' starts
-(issue 39): every table started within 30 s of the first socket needs the
-starts inside what the arrivals leave (about 20 s for 4,000 sockets), so the
-default rate is ``tables / START_SPREAD`` a second, at least START_RATE; at 15
-a second 1,000 tables took 66.7 s to start however fast the site."""
-
-
-def start_rate(tables: int, given: float | None) -> float:
-    """``--start-rate`` as given, else the rate that starts every table in START_SPREAD s."""
-    return given if given is not None else max(START_RATE, tables / START_SPREAD)
-
-
 START_LIMIT = 30.0
 """Seconds of driving within which every table must have started (each of
 its seats has had the table's state): else it counts as stalled."""
@@ -1062,8 +1049,7 @@ class Site:
         await _all_greeted(self.tables, 60)
         self.greeted_s = time.monotonic() - self.connect_began
         connected = await asyncio.to_thread(counters.read)
-        rate = start_rate(len(self.tables), getattr(args, "start_rate", None))
-        await self.start_tables(rate, getattr(args, "start_window", 0))
+        await self.start_tables(getattr(args, "start_rate", START_RATE), getattr(args, "start_window", 0))
         await _all_started(self.tables, 60)
         started = await asyncio.to_thread(counters.read)
         print(
@@ -1281,9 +1267,8 @@ def main() -> None:
     parser.add_argument(
         "--start-rate",
         type=float,
-        default=None,
-        help="tables started a second once every seat is connected (0: all at once; "
-        "default: every table within 10 s, at least 15 a second)",
+        default=START_RATE,
+        help="tables started a second once every seat is connected (0: all at once)",
     )
     parser.add_argument(
         "--start-window",
