@@ -7,7 +7,8 @@ engine's ``auto_action``, the timeout move), or one of the yardsticks of
 issue 38: ``careful`` (``games.bots.careful``, a rule-based Hokm player from
 its own view: second hand low, third hand high, counting trumps; other games
 play ``auto`` there), ``mc`` (the strong level with the Hokm card search
-of before issue 38: sampled worlds played out by rules, no double dummy) and
+of before issue 38: sampled worlds played out by rules, no double dummy; in bridge the strong bot's card
+play before issue 38's change) and
 ``dd`` (the strong level's double-dummy search by name; ``strong`` plays it too
 in hokm4). ``--worlds N`` sets the bots' worlds per decision and
 ``--no-clock`` lifts their time budget: paired comparisons of two versions of
