@@ -7,7 +7,8 @@ engine's ``auto_action``, the timeout move), or one of the yardsticks of
 issue 38: ``careful`` (``games.bots.careful``, a rule-based Hokm player from
 its own view: second hand low, third hand high, counting trumps; other games
 play ``auto`` there), ``mc`` (the strong level with the Hokm card search
-of before issue 38: sampled worlds played out by rules, no double dummy) and
+of before issue 38: sampled worlds played out by rules, no double dummy; in bridge the strong bot's card
+play before issue 38's change) and
 ``dd`` (the strong level's double-dummy search by name; ``strong`` plays it too
 in hokm4). ``--worlds N`` sets the bots' worlds per decision and
 ``--no-clock`` lifts their time budget: paired comparisons of two versions of
@@ -18,7 +19,9 @@ hakem), so that the luck of the cards cancels. One deal is one round.
 
 The result is A's: the round-win rate (Hokm), the mean points per deal of A
 minus B's points in the same seats (Shelem), or the IMPs per board (Bridge,
-duplicate scoring, nobody vulnerable), with a 95% confidence interval over
+duplicate scoring, nobody vulnerable; with ``--boards`` each deal is a
+duplicate board with the dealer and vulnerability of its number, and with
+``--partscore random|board`` it starts from a part-score below the line), with a 95% confidence interval over
 deals, and the median and 95th percentile time of a bot decision (``auto``
 and ``careful`` decisions are not timed). The last line is the summary, e.g.
 
@@ -43,6 +46,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 from games import bots, engine  # noqa: E402
 from games.bots import careful  # noqa: E402
 from games.engine import CHANCE  # noqa: E402
+from games.engine.bridge import board_of as bridge_board_of  # noqa: E402
 from games.engine.bridge import score_contract  # noqa: E402
 
 SETTINGS = ("auto", "careful", "mc", "dd", *bots.LEVELS)
@@ -79,13 +83,64 @@ WORLDS: int | None = None
 """``--worlds``: the bots' worlds per card played instead of their level's (paired measurements; the
 trump, the draft and the bids keep the level's)."""
 CLOCK = True
+BOARDS = False
+"""``--boards`` (bridge): deal ``d`` is played as duplicate board ``d % 16 + 1`` (the engine's board mode):
+dealer and vulnerability by board number, the board's duplicate score (game 500 vulnerable)."""
+PART_SCORE: str | None = None
+"""``--partscore random|board`` (bridge): every deal starts with a part-score below the line (rubber bridge,
+B-5), the sheet's as the bots see it; with ``--boards`` also the dealer and vulnerability of the board
+(as games won on the sheet). Scored as one board that counts the part-score: a made contract whose points
+below and the part-score reach 100 earn the game bonus (300 / 500 vulnerable), otherwise 50."""
+PART_POINTS = (20, 40, 60, 70, 90)
 NO_BUDGET = math.inf
 """``--no-clock``: no time budget (with ``--worlds``, results that do not depend on the machine's load)."""
 
 
-def play_table(game, rules, decks, setting_of_side, seed, times):
+def deal_setup(d, seed):
+    """``--partscore``: deal ``d``'s board (dealer, vulnerability by its number under ``--boards``) and
+    part-scores [NS, EW] below the line, the same at both tables."""
+    number = d % 16 + 1
+    if PART_SCORE == "board":  # one side in turn, the amount by board number
+        part = [0, 0]
+        part[number % 2] = PART_POINTS[(number // 2) % len(PART_POINTS)]
+    else:
+        rng = random.Random(seed * 104729 + d)
+        part = [rng.choice((0, *PART_POINTS)) for _side in range(2)]
+    board = (
+        bridge_board_of(number) if BOARDS else {"number": number, "dealer": 1, "vulnerable": [False, False]}
+    )
+    return {"dealer": board["dealer"], "vulnerable": list(board["vulnerable"]), "part": part}
+
+
+def _prepare(state, setup):
+    """The rubber sheet before the deal: the part-scores below the line and, for vulnerability, one game won."""
+    sheet = state["sheet"]
+    sheet["games"] = [int(v) for v in setup["vulnerable"]]
+    sheet["below"] = [[{"deal": 0, "kind": "contract", "points": p}] if p else [] for p in setup["part"]]
+    state["dealer"] = setup["dealer"]
+
+
+def part_score_result(last_result, setup) -> int:
+    """North-South's score of a deal played from a part-score (see ``PART_SCORE``)."""
+    if not last_result or last_result.get("passed_out"):
+        return 0
+    c = last_result["contract"]
+    team = 0 if c["declarer"] in (1, 3) else 1
+    vul = setup["vulnerable"][team]
+    s = score_contract(c["level"], c["strain"], c["doubled"], vul, last_result["tricks"])
+    if s.made:
+        game_made = s.declarer_below + setup["part"][team] >= 100
+        total = s.declarer_below + s.declarer_above + ((500 if vul else 300) if game_made else 50)
+    else:
+        total = -s.defenders_above
+    return total if team == 0 else -total
+
+
+def play_table(game, rules, decks, setting_of_side, seed, times, setup=None):
     """One round from the given chance decks; returns the final state."""
     state = game.new_match(rules)
+    if setup:
+        _prepare(state, setup)
     started = False
     steps = 0
     while True:
@@ -144,6 +199,8 @@ def outcome(game, state, a_side):
     if game.name.startswith("shelem"):
         score = res["score"]
         return float(score[a_side] - score[1 - a_side])
+    if state.get("board"):  # board mode: the engine's duplicate score, NS (team 0) minus EW
+        return float(state["score"][0] - state["score"][1])
     return float(duplicate_score(res))
 
 
@@ -151,11 +208,16 @@ def play_deal(job):
     """Both tables of one deal (a worker process's unit): A's value and the decision times."""
     name, a, b, seed, d, decks = job
     game = engine.get(name)
-    rules = game.validate_rules({})
+    setup = deal_setup(d, seed) if PART_SCORE and name == "bridge" else None
+    board_mode = BOARDS and name == "bridge" and not setup
+    rules = game.validate_rules({"board": d % 16 + 1} if board_mode else {})
     times: list[float] = []
-    first = play_table(game, rules, decks, (a, b), seed + 7919 * d, times)
-    second = play_table(game, rules, decks, (b, a), seed + 7919 * d, times)
-    x, y = outcome(game, first, 0), outcome(game, second, 1)
+    first = play_table(game, rules, decks, (a, b), seed + 7919 * d, times, setup)
+    second = play_table(game, rules, decks, (b, a), seed + 7919 * d, times, setup)
+    if setup:
+        x, y = (float(part_score_result(t["last_result"], setup)) for t in (first, second))
+    else:
+        x, y = outcome(game, first, 0), outcome(game, second, 1)
     if name == "bridge":
         return float(imps(int(x - y))), times  # A sat North-South at the first table
     return (x + y) / 2, times
@@ -224,6 +286,17 @@ def main(argv=None):
         metavar="MODULE.NAME=VALUE",
         help="an experiment: set a constant of games.bots.MODULE for this run, e.g. hokm_dd.MARGIN=0.1",
     )
+    parser.add_argument(
+        "--boards",
+        action="store_true",
+        help="bridge: play deal d as duplicate board d %% 16 + 1 (dealer and vulnerability by board number)",
+    )
+    parser.add_argument(
+        "--partscore",
+        choices=("random", "board"),
+        default=None,
+        help="bridge: every deal starts from a part-score below the line (random, or by board number)",
+    )
     args = parser.parse_args(argv)
     for item in args.set:
         name, _, value = item.partition("=")
@@ -232,8 +305,8 @@ def main(argv=None):
         if not hasattr(target, attr):
             parser.error(f"games.bots.{module} has no {attr}")
         setattr(target, attr, ast.literal_eval(value))
-    global WORLDS, CLOCK
-    WORLDS, CLOCK = args.worlds, not args.no_clock
+    global WORLDS, CLOCK, BOARDS, PART_SCORE
+    WORLDS, CLOCK, BOARDS, PART_SCORE = args.worlds, not args.no_clock, args.boards, args.partscore
     run(args.game, args.deals, args.a, args.b, args.seed, jobs=args.jobs)
     return 0
 

@@ -72,7 +72,8 @@ def choose(
     elif game_name == "bridge":
         from . import bridge
 
-        action = bridge.choose(view, seat, samples, budget, rng, level)
+        # method "mc" (the arena's yardstick): the strong bot's card play before issue 38's changes
+        action = bridge.choose(view, seat, samples, budget, rng, "mc" if method == "mc" else level)
     else:
         action = _fallback(legal, view)
     return action if _is_legal(action, legal, view) else _fallback(legal, view)

@@ -478,7 +478,14 @@ SUIT_LETTER = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
 DENOM = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "NT": "nt"}
 
 
-def choose_card(view, seat, samples, budget: Budget, rng: Rng) -> dict:
+RANKS = "23456789TJQKA"
+LOW_TIES = True
+"""Among the cards of equal total tricks over the worlds, play the lowest (issue 38): equal double dummy
+in the sampled worlds, a low card keeps the high ones for what the worlds got wrong. ``mc`` (the strong bot
+before it) took the first in name order."""
+
+
+def choose_card(view, seat, samples, budget: Budget, rng: Rng, low_ties: bool = False) -> dict:
     plays = [a for a in view["legal"] if a["type"] == "play"]
     if len(plays) == 1 or not HAVE_DDS:
         return plays[0] if len(plays) == 1 else _simple_card(view, plays)
@@ -505,7 +512,10 @@ def choose_card(view, seat, samples, budget: Budget, rng: Rng) -> dict:
         done += 1
     if not done:
         return _simple_card(view, plays)
-    best = max(sorted(totals), key=lambda c: totals[c])
+    if low_ties:
+        best = max(sorted(totals), key=lambda c: (totals[c], -RANKS.index(c[0])))
+    else:
+        best = max(sorted(totals), key=lambda c: totals[c])
     return {"type": "play", "card": best}
 
 
@@ -517,7 +527,9 @@ def choose(view: dict, seat: int, samples: int, budget: Budget, rng: Rng, level:
     if view["phase"] == "auction":
         return choose_call(view, seat)
     if view["phase"] == "play":
-        return choose_card(view, seat, max(2, min(samples, 12 if level == "strong" else 6)), budget, rng)
+        # "mc": the strong bot as before issue 38's card-play change (arena yardstick)
+        n = max(2, min(samples, 12 if level in ("strong", "mc") else 6))
+        return choose_card(view, seat, n, budget, rng, low_ties=LOW_TIES and level == "strong")
     return view["legal"][0]
 
 

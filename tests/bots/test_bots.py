@@ -325,3 +325,62 @@ def test_hokm2_the_bot_deals_the_opponent_a_drafted_hand(drafted, monkeypatch):
         assert abs(gap) < 1.0, gap
     else:
         assert gap > 2.0, gap
+
+
+def test_arena_boards_play_duplicate_boards(monkeypatch):
+    """``--boards`` (issue 38): deal d is duplicate board d % 16 + 1, its dealer and vulnerability by number
+    (B-5 vulnerability), scored by the engine's board mode, NS minus EW."""
+    from games.engine.bridge import board_of
+
+    game = engine.get("bridge")
+    seen = []
+    real = arena.play_table
+
+    def spy(game_, rules, decks, sides, seed, times, setup=None):
+        state = real(game_, rules, decks, sides, seed, times, setup)
+        seen.append((rules.get("board"), state.get("board"), arena.outcome(game_, state, 0)))
+        return state
+
+    monkeypatch.setattr(arena, "BOARDS", True)
+    monkeypatch.setattr(arena, "play_table", spy)
+    lines = []
+    arena.run("bridge", 3, "easy", "auto", seed=3, out=lines.append)
+    assert [n for n, _b, _v in seen] == [1, 1, 2, 2, 3, 3]
+    for number, board, value in seen:
+        assert board == board_of(number)
+        assert value == 0 or abs(value) >= 50  # a duplicate score: 0 passed out, else 50 at least
+    assert game.validate_rules({"board": 2})["board"] == 2
+    assert board_of(2)["vulnerable"] == [True, False]  # board 2: NS vulnerable
+    assert lines[-1].startswith("arena bridge easy vs auto: deals=3 imps_per_board=")
+
+
+def test_arena_partscore_starts_from_a_part_score(monkeypatch):
+    """``--partscore`` (issue 38): the deal starts with a part-score below the line that the bots see (B-5),
+    and a contract that completes the game with it earns the game bonus (vulnerable 500 with ``--boards``)."""
+    monkeypatch.setattr(arena, "PART_SCORE", "board")
+    monkeypatch.setattr(arena, "BOARDS", True)
+    setup = arena.deal_setup(1, seed=3)  # board 2: NS vulnerable, East deals
+    assert setup["vulnerable"] == [True, False] and setup["dealer"] == 2
+    assert setup["part"] == [40, 0]
+    game = engine.get("bridge")
+    state = game.new_match(game.validate_rules({}))
+    arena._prepare(state, setup)
+    state, _ = game.apply(
+        state, CHANCE, {"type": "deal", "deck": arena.deal_decks(game, random.Random(1))["deal"]}
+    )
+    view = game.view(state, 1)
+    assert sum(e["points"] for e in view["score"]["below"][0]) == 40 and view["score"]["vulnerable"] == [
+        True,
+        False,
+    ]
+    made = {
+        "contract": {"level": 2, "strain": "H", "doubled": 0, "declarer": 1},
+        "tricks": 8,
+        "passed_out": False,
+    }
+    assert arena.part_score_result(made, setup) == 60 + 500  # 2H (60) plus 40 below: a vulnerable game
+    made["contract"]["declarer"] = 2  # EW have no part-score: 2H is a part score
+    assert arena.part_score_result(made, setup) == -(60 + 50)
+    lines = []
+    arena.run("bridge", 2, "easy", "auto", seed=3, out=lines.append)
+    assert lines[-1].startswith("arena bridge easy vs auto: deals=2 imps_per_board=")

@@ -118,3 +118,35 @@ def test_b5_a_part_score_makes_a_lower_contract_enough():
     assert bb.choose_call(_rebid_view(0), 1) == {"type": "call", "call": "3H"}
     assert bb.choose_call(_rebid_view(60), 1) == {"type": "call", "call": "P"}
     assert bb._game_level("NT", 60) == 1 and bb._game_level("C", 0) == 5 and bb._game_level("S", 40) == 2
+
+
+def test_card_play_takes_the_lowest_of_equal_cards(monkeypatch):
+    """Issue 38: among cards worth the same tricks in every sampled world the strong bot plays the lowest
+    (following suit, B-3); ``mc`` (the yardstick, the strong bot before) took the first in name order."""
+    from types import SimpleNamespace
+
+    from games.bots.clock import Budget
+    from games.bots.rng import Rng
+
+    if not bb.HAVE_DDS:
+        pytest.skip("endplay is not installed")
+
+    def card(name):
+        suit = {v: k for k, v in bb.SUIT_LETTER.items()}[name[1]]
+        return SimpleNamespace(rank=SimpleNamespace(abbr=name[0]), suit=SimpleNamespace(name=suit))
+
+    hand = ["AC", "KC", "QC"]
+    monkeypatch.setattr(bb, "_constraints", lambda view, seat: {})
+    monkeypatch.setattr(bb, "_sample", lambda view, seat, rng, shown: [[], [], [], []])
+    monkeypatch.setattr(bb, "_pbn", lambda hands: "")
+    monkeypatch.setattr(bb, "Deal", lambda pbn: SimpleNamespace(play=lambda c: None))
+    monkeypatch.setattr(bb, "solve", lambda deal: [(card(c), 3) for c in hand])
+    view = {
+        "legal": [{"type": "play", "card": c} for c in hand],
+        "contract": {"strain": "NT"},
+        "trick": [],
+        "next_hand": 1,
+    }
+    strong = bb.choose_card(view, 1, 2, Budget(1000), Rng(1), low_ties=True)
+    old = bb.choose_card(view, 1, 2, Budget(1000), Rng(1), low_ties=False)
+    assert strong["card"] == "QC" and old["card"] == "AC"
