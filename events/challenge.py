@@ -60,6 +60,14 @@ def bot_level() -> str:
     return getattr(settings, "EVENTS_CHALLENGE_BOT_LEVEL", BOT_LEVEL)
 
 
+def bot_worlds() -> int | None:
+    """The challenge bots' sampled worlds per decision: their level's own
+    (None); the suite asks for fewer (``EVENTS_CHALLENGE_BOT_WORLDS``) to keep
+    a whole day's play quick. Any fixed number keeps E-1's promise: the search
+    is never cut by time, so the same play meets the same answer."""
+    return getattr(settings, "EVENTS_CHALLENGE_BOT_WORLDS", None)
+
+
 VULNERABILITY = BOARD_VULNERABILITY
 """Duplicate bridge: the vulnerability of board n is VULNERABILITY[(n - 1) % 16]."""
 
@@ -173,7 +181,13 @@ def given_decks(match) -> Given | None:
         day, n = row.entry.day, row.number
         decks = {("deal", 1): deck_of(day.seed, day.date, day.game, n)}
         decks[("draw", 1)] = deck_of(day.seed, day.date, day.game, n, "draw")
-        found = Given(decks=decks, rounds=1, bot_seed=bot_seed(day, n), bot_budget_ms=BOT_BUDGET_MS)
+        found = Given(
+            decks=decks,
+            rounds=1,
+            bot_seed=bot_seed(day, n),
+            bot_budget_ms=BOT_BUDGET_MS,
+            bot_worlds=bot_worlds(),
+        )
     if len(_given_cache) > 4096:
         _given_cache.clear()
     if row is None or row.match_id is not None:  # while it is being made, ask again

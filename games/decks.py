@@ -40,6 +40,8 @@ class Given:
     bot_budget_ms: float | None = None
     """The bots' time budget; None: their level's own. A budget that never cuts
     the search keeps the bots' answers the same for the same play."""
+    bot_worlds: int | None = None
+    """The bots' sampled worlds per decision; None: their level's own."""
 
     def chance_action(self, kind: str, number: int) -> dict:
         deck = self.decks.get((kind, number))

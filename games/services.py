@@ -301,7 +301,15 @@ def _think(match: Match, seat: int, level: str | None = None):
     level = level or player.get("level") or settings.TABLE["BOT_LEVEL"]
     if (given := decks.given(match)) is not None:  # issue 37: the same play meets the same answer
         view = engine.get(match.game).view(match.state, seat)
-        return choose(match.game, view, seat, level=level, seed=given.bot_seed, budget_ms=given.bot_budget_ms)
+        return choose(
+            match.game,
+            view,
+            seat,
+            level=level,
+            seed=given.bot_seed,
+            budget_ms=given.bot_budget_ms,
+            worlds=given.bot_worlds,
+        )
     return bot_action(match.game, match.state, seat, level=level, seed=match.pk * 7919 + match.version)
 
 
