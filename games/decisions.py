@@ -100,6 +100,22 @@ class _Gone:
     gone: dict | None
 
 
+def fair_wait(match: Match, record) -> Change:
+    """The dealer's deadline came but the fair deal ``record`` still misses
+    values and its wait is not over (F-2, F-4): the deal is due at the
+    record's deadline instead, its count saved alone (``quiet``: no version,
+    no frames; the writer arms the new deadline)."""
+    new = fork(match)
+    new.fair_waiting = record
+    deadlines.wait_for_fair_deal(new)
+    return Change(
+        engine.get(match.game),
+        [],
+        {"deadlines": new.deadlines, "next_deadline": new.next_deadline},
+        quiet=True,
+    )
+
+
 def tea_due(match: Match) -> Change:
     """The tea's deadline came (``at_deadline`` said so): nobody said no in ten
     seconds, or the chapter's reading time is over (H4-X4)."""

@@ -15,6 +15,7 @@ the match read never changes. No test here may touch the database.
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 
 import pytest
 
@@ -228,3 +229,20 @@ def test_an_agreed_tea_is_poured_when_the_trick_is_gathered_h4x4(name):
     got = _moved(match, transition.check(match, action, user_id=100 + seat), World())
     assert got.events[-1]["type"] == "tea_poured" and got.match.tea["phase"] == "pouring"
     assert got.match.deadlines == {}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_dealers_deadline_waits_for_the_records_f4(name):
+    """F-2/F-4: the dealer's deadline came but values are missing: the deal is due at the
+    record's deadline, saved alone (no version, no frames), the match read untouched."""
+    state, seat, action = _before_last(name, 3)
+    over, _ = engine.get(name).apply(state, seat, action)
+    match = _match(name, over, version=40, deadlines={str(CHANCE): NOW - 1})
+    record = DealRecord(match_id=7, number=3, deadline=datetime.fromtimestamp(NOW + 6, tz=UTC))
+    got = decisions.fair_wait(match, record)
+    assert got.quiet and got.events == []
+    assert got.fields == {
+        "deadlines": {str(CHANCE): NOW + 6},
+        "next_deadline": datetime.fromtimestamp(NOW + 6, tz=UTC),
+    }
+    assert match.deadlines == {str(CHANCE): NOW - 1} and not hasattr(match, "fair_waiting")
