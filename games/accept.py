@@ -1,13 +1,14 @@
 """The locked path's writer: an accepted action recorded through the ORM, in its transaction.
 
 Under the match row's lock (games/services.py), one accepted action is
-recorded here: the move appended, the chance steps that follow at once
-played (the deal after the ace draw, F-1..F-6: from the round's fair deal
-record, ``shuffled``), the rounds opened and closed, the match finished,
-the clocks set, the row saved with the version moved on
-(``transition.bump``), and this version's frames built from the state in
-memory and sent after commit (``signals.version_committed``), the next
-deadline armed first.
+recorded here as its decision says, deciding nothing: a move's transition
+(``decisions.moved``: the move and the chance steps that follow it, the
+rounds begun and ended, the match's end, the next fair deal record, the
+match's new fields, the frames) or a version without a move
+(``transition.Change``). What the decisions ask of the world is answered
+here: the fair deal's action (``shuffled``, from the round's record,
+F-1..F-6) and the rounds recorded (``_Rounds``). The frames are sent after
+commit (``signals.version_committed``), the next deadline armed first.
 """
 
 from __future__ import annotations
@@ -17,9 +18,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from games.engine import CHANCE
-
-from . import clock, deadlines, decks, fairness, frames, standin, tea, transition
+from . import clock, decisions, decks, fairness, frames, transition
 from .models import Match, Move, Round
 from .signals import match_ended, version_committed
 
@@ -57,7 +56,7 @@ class Outcome:
 
 def shuffled(match: Match, game) -> dict:
     """The pending chance action (the ace draw or the deal) of ``match``, from
-    the fair deal record of the round about to be dealt (F-1..F-6).
+    the fair deal record of the round about to be dealt (``next_round``), F-1..F-6.
 
     Raises ``fairness.NotReady`` while values are missing and the wait is
     not over; once it is over, every silent seat gets its substitute first
@@ -78,7 +77,7 @@ def shuffled(match: Match, game) -> dict:
 
 def next_round(match: Match) -> int:
     """The number of the round the pending deal starts (the deal creates its
-    Round, ``record``): counted once per action, kept on the match read for it."""
+    Round, ``decisions.moved``): counted once per action, kept on the match read for it."""
     number = getattr(match, "next_round", None)
     if number is None:
         number = match.next_round = match.rounds.count() + 1
@@ -88,148 +87,98 @@ def next_round(match: Match) -> int:
 def write(match: Match, decided, user=None) -> Outcome | None:
     """The locked path's writer (issue 35): persist what a decision
     (``transition.check``, games/decisions.py) returned for ``match`` (locked, in its transaction):
-    a ``Step`` (a move: ``accept``) or a ``Change`` (a version without one:
-    ``moveless``; a quiet one is saved alone, no version: None). ``user``:
-    the person whose move it is."""
+    a ``Step`` (a move: ``decisions.moved`` gives what follows it, ``persist``
+    writes it) or a ``Change`` (a version without one: ``moveless``; a quiet
+    one is saved alone, no version: None, its deadline armed when it moved
+    one). ``user``: the person whose move it is."""
     if isinstance(decided, transition.Change):
         for name, value in decided.fields.items():
             setattr(match, name, value)
         if decided.quiet:
             match.save(update_fields=list(decided.fields))
+            if "next_deadline" in decided.fields:
+                arm_after_commit(match)
             return None
         return moveless(match, decided.game, decided.events, list(decided.fields))
-    if decided.gone is not None:
-        match.gone = decided.gone
-    return accept(
-        match,
-        decided.game,
-        decided.seat,
-        decided.action,
-        decided.state,
-        decided.events,
-        decided.actor,
-        user,
-        stand_in=decided.stand_in,
-    )
+    moved = decisions.moved(match, decided, rounds=_Rounds(match), chance=_chance(decided.game))
+    return persist(match, moved, user)
 
 
-def accept(
-    match: Match,
-    game,
-    seat: int,
-    action: dict,
-    state: dict,
-    events: list,
-    actor: str,
-    user,
-    *,
-    stand_in: bool = False,
-) -> Outcome:
-    """The end of every accepted action, in its transaction: record the move,
-    play the chance steps that follow, set the clocks, save, build the frames.
-    ``stand_in``: the clock's move was the stand-in's choice (L-7)."""
-    prev = match.version
-    if actor == Move.Actor.PLAYER:
-        standin.acted(match, seat)  # L-7: he is there
-    events = record(match, game, seat, action, state, events, actor, user, stand_in=stand_in)
-    events = advance(match, game, events)
-    # H4-X1: picking the middle card up is no move of the turn; every clock runs on, the picker's too.
-    kept = match.deadlines if action.get("type") == "pick_up" else deadlines.others(match.deadlines, seat)
-    deadlines.set_deadlines(match, game, previous=kept)
-    events = tea.after_action(match, game, events)  # H4-X4: an agreed tea begins after the trick
+class _Rounds(decisions.Rounds):
+    """The rounds recorded, asked of the database (under the match's lock)."""
+
+    def __init__(self, match: Match):
+        self.match = match
+
+    def count(self) -> int:
+        return next_round(self.match) - 1
+
+    def open(self) -> int | None:
+        rounds = self.match.rounds.filter(last_seq__isnull=True).order_by("-number")
+        return rounds.values_list("number", flat=True).first()
+
+
+def _chance(game):
+    """The fair deal's action for a decision (``decisions.moved``'s ``chance``)."""
+
+    def chance(match: Match, number: int) -> dict:
+        match.next_round = number  # the decision's copy: the round ``shuffled`` deals
+        return shuffled(match, game)
+
+    return chance
+
+
+def persist(match: Match, moved: transition.Moved, user=None) -> Outcome:
+    """Write ``moved`` (``decisions.moved``), deciding nothing: its move-log
+    rows, the rounds begun and ended, the next round's fair deal record
+    (F-1), the match row; a match that ended announces it
+    (``signals.match_ended``, in the transaction); the frames after commit.
+    ``match`` (the locked read) takes the new values."""
+    rows(match, moved, user)
+    match.__dict__.update({k: v for k, v in moved.match.__dict__.items() if k != "_state"})
     match.save(update_fields=PLAY_FIELDS)
-    built = commit(match, game, events, prev)
-    return Outcome(match.pk, match.version, events, built)
+    if moved.ended:
+        match_ended.send(sender=Match, match=match)
+    send(moved.frames, match.next_deadline)
+    return Outcome(match.pk, match.version, moved.events, moved.frames)
 
 
-def record(match, game, seat, action, state, events, actor, user, *, stand_in: bool = False) -> list:
-    transition.bump(match)
-    match.state = state
-    Move.objects.create(
-        match=match,
-        seq=match.version,
-        seat=seat,
-        action=action,
-        actor=actor,
-        user=user if actor == Move.Actor.PLAYER else None,
-        events=events,
-    )
-    if actor == Move.Actor.CLOCK:
-        auto = (
-            {"type": "auto", "seat": seat, "stand_in": True} if stand_in else {"type": "auto", "seat": seat}
+def rows(match: Match, moved: transition.Moved, user=None) -> None:
+    """The rows ``moved`` adds beside the match's own (``persist``; a new match's first deal)."""
+    for row in moved.moves:
+        player = row.actor == Move.Actor.PLAYER
+        Move.objects.create(
+            match=match,
+            seq=row.seq,
+            seat=row.seat,
+            action=row.action,
+            actor=row.actor,
+            user=user if player else None,
+            events=row.events,
         )
-        events = [auto] + events
-    for event in events:
-        if event.get("type") == "swap_seats":
-            swap_players(match, event["a"], event["b"])
-    if action.get("type") == "deal":
-        number = next_round(match)
-        Round.objects.create(match=match, number=number, first_seq=match.version)
-        match.next_round = number + 1
-    current = None
-    if game.round_over(state) or not game.to_act(state):
-        current = match.rounds.filter(last_seq__isnull=True).order_by("-number").first()
-        if current is not None:
-            current.last_seq = match.version
-            current.ended_at = clock.now_dt()
-            current.result = transition.round_summary(events)
-            current.save(update_fields=["last_seq", "ended_at", "result"])
-    result = game.result(state)
-    if result is None and current is not None and game.round_over(state):
-        given = decks.given(match)  # issue 37: a match of given decks ends after its last one
-        result = given.result(state, current.number) if given is not None else None
-    if result is not None and match.status == Match.Status.ACTIVE:
-        finish(match, result)
-    elif current is not None and game.round_over(state) and match.status == Match.Status.ACTIVE:
-        # The next round's commitments are exchanged during the result pause (C-7, F-1).
-        fairness.open_round(match, current.number + 1)
-    return events
+    for number, first_seq in moved.opened:
+        Round.objects.create(match=match, number=number, first_seq=first_seq)
+    if moved.closed is not None:
+        number, last_seq, result = moved.closed
+        match.rounds.filter(number=number).update(last_seq=last_seq, ended_at=moved.at, result=result)
+    if moved.record is not None:
+        fairness.open_round(match, moved.record)
 
 
 def advance(match: Match, game, events: list) -> list:
-    """Apply the chance steps that follow at once (the deal after the draw,
-    the first deal). The deal after a finished round waits for its deadline
-    (C-7: the result is shown first)."""
-    while (
-        match.status == Match.Status.ACTIVE
-        and CHANCE in game.to_act(match.state)
-        and not game.round_over(match.state)
-    ):
-        try:
-            action = shuffled(match, game)
-        except fairness.NotReady as exc:
-            # F-2: values are still coming; the deal waits for them, or for
-            # the record's deadline (a few seconds, F-4).
-            match.fair_waiting = exc.record
-            break
-        match.fair_waiting = None
-        state, new = game.apply(match.state, CHANCE, action)
-        events = events + record(match, game, CHANCE, action, state, new, Move.Actor.DEALER, None)
-    return events
-
-
-def swap_players(match: Match, a: int, b: int) -> None:
-    """H4-X6: partners sit opposite; the engine moved seats, we move the players.
-    Whoever keeps seats of its own (rooms) follows the ``swap_seats`` event
-    of the committed version (``signals.version_committed``)."""
-    players = []
-    for p in match.players:
-        p = dict(p)
-        if p["seat"] == a:
-            p["seat"] = b
-        elif p["seat"] == b:
-            p["seat"] = a
-        players.append(p)
-    match.players = sorted(players, key=lambda p: p["seat"])
-    standin.swapped(match, a, b)
+    """The chance steps a new match begins with (``decisions.dealt``), written;
+    ``match`` takes the new values (``services.create_match`` sets its clocks)."""
+    moved = decisions.dealt(match, rounds=_Rounds(match), chance=_chance(game))
+    rows(match, moved)
+    match.__dict__.update({k: v for k, v in moved.match.__dict__.items() if k != "_state"})
+    return events + moved.events
 
 
 def finish(match: Match, result: dict) -> None:
-    match.status = Match.Status.FINISHED
-    match.result = result
-    match.finished_at = clock.now_dt()
-    match.deadlines = {}
-    match.next_deadline = None
+    """End ``match`` (locked, in its transaction) with ``result`` at once: saved,
+    ``signals.match_ended`` sent (tests end a match this way; a move that ends
+    it is ``decisions.moved``'s)."""
+    decisions.end(match, result)
     match.save()
     match_ended.send(sender=Match, match=match)
 

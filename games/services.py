@@ -262,11 +262,7 @@ def expire(match_id: int, version: int, *, bot: bool | None = None) -> Outcome |
             try:
                 action = accept.shuffled(match, engine.get(match.game))
             except fairness.NotReady as exc:
-                match.fair_waiting = exc.record
-                deadlines.wait_for_fair_deal(match)
-                match.save(update_fields=["deadlines", "next_deadline"])
-                accept.arm_after_commit(match)
-                return None
+                return accept.write(match, decisions.fair_wait(match, exc.record))
         elif what.actor == Move.Actor.BOT:
             action = thought[1] if thought and thought[0] == seat else _think(match, seat)
         else:

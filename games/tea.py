@@ -125,7 +125,7 @@ def fit_deadline(match: Match) -> None:
         match.next_deadline = _dt(min(times))
 
 
-# --- the steps (on the decision's copy of the match, or in ``accept.accept``) -------
+# --- the steps (on a decision's copy of the match) -----------------------------------
 
 
 def _agree(match: Match, events: list) -> list:
@@ -162,7 +162,7 @@ def _resume(match: Match, game, events: list, set_deadlines) -> list:
 
 
 def after_action(match: Match, game, events: list) -> list:
-    """The play service's hook after every accepted action (``accept.accept``):
+    """The hook after every accepted move (``decisions.moved``, on its copy):
     an agreed tea is poured once the trick is gathered; a match that ended
     takes its tea with it; the tea's deadline stays in the row."""
     t = match.tea or {}

@@ -75,6 +75,43 @@ class Change:
 
 
 @dataclass(frozen=True)
+class MoveRow:
+    """One row of the move log a transition appends."""
+
+    seq: int
+    seat: int
+    action: dict
+    actor: str
+    events: list
+
+
+@dataclass
+class Moved:
+    """A move accepted under the row lock with everything that follows it
+    (``decisions.moved``), decided, not yet written: ``accept.write``
+    persists exactly this and decides nothing."""
+
+    match: Match
+    """The match at its new version and fields (a copy: the match read is never changed)."""
+    prev: int
+    game: object
+    events: list
+    """The version's events (the clock's ``auto``, the chance steps', tea's)."""
+    moves: list[MoveRow]
+    """The move and the chance steps that followed it at once (the deal after the ace draw)."""
+    frames: frames.Frames | None = None
+    opened: list[tuple[int, int]] = field(default_factory=list)
+    """Rounds begun by a deal: (number, first move)."""
+    closed: tuple[int, int, dict] | None = None
+    """The round ended: (number, last move, its result)."""
+    record: int | None = None
+    """The round whose fair deal record opens now (F-1: the next one, during the result pause)."""
+    ended: bool = False
+    """The match ended with it (its result set): ``signals.match_ended``."""
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
 class Due:
     """What a deadline (or a fair deal's last value) asks for: the tea's
     (``seat`` None), else ``seat``'s move by ``actor``."""
