@@ -54,6 +54,26 @@ def on_site(code: str, *args: str) -> str:
     return done.stdout.strip()
 
 
+def click_once(page) -> bool:
+    """One look at the table: name the trump if asked (the middle card or a
+    suit), else click one legal card. True when a card was clicked."""
+    try:
+        middle = page.locator("[data-testid=trump-middle]")
+        suits = page.locator("[data-testid=trump-panel] .suit-btn")
+        if middle.count():
+            middle.first.click(timeout=1000)
+        elif suits.count():
+            suits.first.click(timeout=1000)
+        else:
+            card = page.locator("[data-testid=hand] button.card.legal").first
+            if card.count():
+                card.click(position={"x": 10, "y": 30}, timeout=1000, force=True)
+                return True
+    except Exception:  # noqa: BLE001 - re-rendered under the pointer: the next look tries again
+        pass
+    return False
+
+
 def play_deal(player, timeout: float = 180.0) -> None:
     """At the table: name trump when asked, play the first legal card, until the deal is over."""
     page = player.page
@@ -62,19 +82,7 @@ def play_deal(player, timeout: float = 180.0) -> None:
     def step() -> bool:
         if root.get_attribute("data-mode") == "finished":
             return True
-        try:
-            middle = page.locator("[data-testid=trump-middle]")
-            suits = page.locator("[data-testid=trump-panel] .suit-btn")
-            if middle.count():
-                middle.first.click(timeout=1000)
-            elif suits.count():
-                suits.first.click(timeout=1000)
-            else:
-                card = page.locator("[data-testid=hand] button.card.legal").first
-                if card.count():
-                    card.click(position={"x": 10, "y": 30}, timeout=1000, force=True)
-        except Exception:  # noqa: BLE001 - re-rendered under the pointer: the next look tries again
-            pass
+        click_once(page)
         return False
 
     wait_until(step, timeout=timeout, interval=0.2, message="the deal's end")

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from .conftest import DESKTOP, ROOM_URL, digits, wait_until
-from .test_events import on_site, play_deal
+from .test_events import click_once, on_site, play_deal
 
 pytestmark = [
     pytest.mark.browser,
@@ -30,20 +30,7 @@ def click_cards(player, count: int, timeout: float = 60.0) -> None:
     clicked = [0]
 
     def step() -> bool:
-        try:
-            middle = page.locator("[data-testid=trump-middle]")
-            suits = page.locator("[data-testid=trump-panel] .suit-btn")
-            if middle.count():
-                middle.first.click(timeout=1000)
-            elif suits.count():
-                suits.first.click(timeout=1000)
-            else:
-                card = page.locator("[data-testid=hand] button.card.legal").first
-                if card.count():
-                    card.click(position={"x": 10, "y": 30}, timeout=1000, force=True)
-                    clicked[0] += 1
-        except Exception:  # noqa: BLE001 - re-rendered under the pointer: the next look tries again
-            pass
+        clicked[0] += click_once(page)
         return clicked[0] >= count
 
     wait_until(step, timeout=timeout, interval=0.3, message=f"{count} cards played")
