@@ -24,7 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.load import ROOT, drop_database, raise_fd_limit, run_site  # noqa: E402
+from bench.load_data import drop_database  # noqa: E402
+from bench.load_procs import ROOT, raise_fd_limit  # noqa: E402
+from bench.load_site import run_site  # noqa: E402
 
 
 def main() -> None:

@@ -23,9 +23,9 @@ from __future__ import annotations
 import asyncio
 
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.layers import get_channel_layer
+
+from infra.websocket import OneQueue
 
 from . import arena as arena_service
 from . import ticker
@@ -35,39 +35,9 @@ COALESCE = 0.25
 """Seconds: the most often one socket sends standings (the latest of a burst)."""
 
 
-async def _pump(receive, inbox: asyncio.Queue) -> None:
-    """The server's frames into the socket's one queue (``ArenaConsumer.__call__``)."""
-    while True:
-        inbox.put_nowait(await receive())
-
-
-class ArenaConsumer(AsyncJsonWebsocketConsumer):
-    async def __call__(self, scope, receive, send):
-        """Channels' consumer loop, on a channel the layer delivers into a queue
-        of ours when it can (the lean Redis layer), so that the layer's
-        ``layer.resumed`` reaches this socket; else (the in-memory layer of the
-        embedded default) Channels' own."""
-        layer = get_channel_layer(self.channel_layer_alias)
-        into = getattr(layer, "new_channel_into", None)
-        if into is None:
-            return await super().__call__(scope, receive, send)
-        self.scope = scope
-        self.channel_layer = layer
-        self.base_send = send
-        inbox: asyncio.Queue = asyncio.Queue()
-        pump = asyncio.ensure_future(_pump(receive, inbox))
-        self.channel_name = await into(inbox)
-        try:
-            while True:
-                message = await inbox.get()
-                if type(message) is bytes:
-                    message = layer.deserialize(message)
-                await self.dispatch(message)
-        except StopConsumer:
-            pass
-        finally:
-            pump.cancel()
-            await layer.release(self.channel_name)
+class ArenaConsumer(OneQueue, AsyncJsonWebsocketConsumer):
+    """The standings' socket; its loop is the shared one (infra/websocket.py's ``OneQueue``),
+    so that the layer's ``layer.resumed`` reaches it."""
 
     async def layer_resumed(self, message):
         """Redis came back: standings published meanwhile may be lost; the

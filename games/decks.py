@@ -7,7 +7,7 @@ imports no such app: the app registers a *source* at start-up
 (``register``), and the play service asks it, for a match, whether its
 decks are given (``given``). Three places of the play service read it:
 
-- ``services.shuffled``: the pending ace draw or deal takes the given deck
+- ``accept.shuffled``: the pending ace draw or deal takes the given deck
   (``Given.chance_action``) instead of the round's fair deal record;
 - ``services._record``: when the given rounds are all played, the match
   ends at that round's end (``Given.result``), with a result shaped like

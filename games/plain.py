@@ -118,9 +118,6 @@ async def move(match_id: int, action: dict, *, user_id: int, seat: int | None, v
     return accept.Outcome(match.pk, match.version, t.events, t.frames, opened=written.opened)
 
 
-play = move  # the name the tests know
-
-
 async def _published(match: Match, number: int, first_seq: int) -> dict | bool:
     """The ended round's public record (F-3), or False: none to publish
     (``frames.Frames.round_record``). Read after the write, which is

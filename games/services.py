@@ -44,9 +44,8 @@ from infra.rows import RowReader
 from ops import metrics
 
 from . import accept, bots, clock, deadlines, decisions, decks, fairness, standin, tea, transition, writer
-from .accept import PLAY_FIELDS, Outcome, announce, shuffled  # noqa: F401 - where callers found them
+from .accept import Outcome
 from .bots import choose
-from .deadlines import DEFAULT_TURN_SECONDS, turn_seconds  # noqa: F401 - where callers found them
 from .errors import PlayError
 from .models import Match, Move
 from .signals import match_ended
@@ -161,10 +160,21 @@ def play(
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise PlayError("bad_action")
-    if plain and version is not None and actor == Move.Actor.PLAYER:
-        outcome = _play_plain(match_id, action, user, seat, version)
-        if outcome is not None:
-            return outcome
+    if plain and version is not None and actor == Move.Actor.PLAYER and _unlocked():
+        # A person's card or call that only moves the round on (or ends it and
+        # nothing more): the same decision (``transition.decide`` is
+        # ``transition.check`` and a transition) on an unlocked read, written
+        # by the thread's writer, whose compare-and-swap stands in for the
+        # lock. None anywhere (another decision is due, a refusal, a row that
+        # moved on): the locked path below decides, and names any refusal.
+        match = read_match(match_id)
+        t = None
+        if match is not None and match.version == version:
+            t = transition.decide(match, action, user_id=user.pk if user is not None else None, seat=seat)
+        written = writer.thread_writer.write(t) if t is not None else None
+        if written is not None:
+            accept.send(t.frames, t.deadline, opened=written.opened)  # not in a transaction: sent at once
+            return Outcome(t.match.pk, t.version, t.events, t.frames)
     with transaction.atomic():
         # The row lock serialises every action of this match: two actions for
         # the same turn queue here, and the second sees the first's version.
@@ -189,28 +199,11 @@ PLAIN_PATH = True
 """Whether ``play`` tries the plain path first (issue 13; tests compare both)."""
 
 
-def _play_plain(match_id: int, action: dict, user, seat: int | None, version: int) -> Outcome | None:
-    """A person's move decided without the row lock, in two statements (issue 13, 35):
-    read the match, then the transition's one statement (games/writer.py),
-    which writes only at the version read. A move that only moves the round on
-    or ends it and nothing more (``transition.decide``); anything else, or a
-    row that moved on meanwhile (another seat's move, a leave), returns None
-    and the caller takes the locked path, which decides it as before: so a
-    refusal always comes from that path, with its error. The table's sockets
-    take the same transition on their event loop (games/plain.py)."""
-    if not PLAIN_PATH or connection.vendor != "postgresql" or connection.in_atomic_block:
-        return None
-    match = read_match(match_id)
-    if match is None or match.version != version:
-        return None
-    t = transition.decide(match, action, user_id=user.pk if user is not None else None, seat=seat)
-    if t is None:
-        return None
-    written = writer.thread_writer.write(t)
-    if written is None:
-        return None  # the row moved on since it was read: the locked path decides
-    accept.send(t.frames, t.deadline, opened=written.opened)  # not in a transaction: sent at once
-    return Outcome(t.match.pk, t.version, t.events, t.frames)
+def _unlocked() -> bool:
+    """Whether ``play`` may try a person's move without the row lock: on
+    PostgreSQL (the writer's statement), outside a transaction (the
+    statement is its own; inside one the caller holds locks of its own)."""
+    return PLAIN_PATH and connection.vendor == "postgresql" and not connection.in_atomic_block
 
 
 def abandon(match: Match, leaver_seat: int) -> Outcome:
@@ -368,7 +361,3 @@ def sweep(now: datetime | None = None, grace: float = 2.0) -> int:
         except Exception:  # noqa: BLE001 - one broken match must not stop the sweep
             log.exception("sweep failed for match %s", match_id)
     return count
-
-
-_round_summary = transition.round_summary  # where the tests found it
-_finish = accept.finish

@@ -1,5 +1,6 @@
-"""The table and friends sockets' gate: the Origin must be the site's own
-(issue 14, item 7).
+"""The sockets' shared transport: the gate (the Origin must be the site's
+own, issue 14, item 7) and the consumer loop with one queue (``OneQueue``,
+issue 13; the table's socket and the arena's use it).
 
 Channels' AllowedHostsOriginValidator compares the Origin's host name with
 ALLOWED_HOSTS and ignores the scheme and the port, so a page served by any
@@ -20,10 +21,13 @@ default port. A socket path or query string with a NUL byte is refused too
 
 from __future__ import annotations
 
+import asyncio
 from urllib.parse import urlsplit
 
 from channels.auth import AuthMiddleware
 from channels.auth import get_user as channels_get_user
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
 from channels.security.websocket import WebsocketDenier
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
@@ -195,3 +199,56 @@ def _user_model():
 def LaneAuthMiddlewareStack(inner):
     """``AuthMiddlewareStack`` with ``LaneAuthMiddleware``."""
     return CookieMiddleware(SessionMiddleware(LaneAuthMiddleware(inner)))
+
+
+async def _pump(receive, inbox: asyncio.Queue) -> None:
+    """The server's frames into ``inbox`` (``OneQueue.__call__``)."""
+    while True:
+        inbox.put_nowait(await receive())
+
+
+class OneQueue:
+    """Channels' consumer loop, with one queue for everything (issue 13): a
+    mixin before Channels' consumer class.
+
+    Channels waits on two tasks at once for every message (the socket's
+    next frame and the layer's next message: ``asyncio.wait``, and a new
+    task after each message). Here the layer puts this connection's
+    messages, still serialised, into the same queue the server puts the
+    socket's frames in (``new_channel_into``, infra/layers.py), and one
+    ``get`` serves both, in the order they came; the layer's
+    ``layer.resumed`` (its pub/sub connection back, issue 39) reaches the
+    socket the same way. Where that queue is not an ``asyncio.Queue`` of
+    ours to share (another server), a task moves the frames into a queue of
+    our own; without the lean layer (the embedded default's in-memory one),
+    Channels' own loop runs."""
+
+    async def __call__(self, scope, receive, send):
+        layer = get_channel_layer(self.channel_layer_alias)
+        into = getattr(layer, "new_channel_into", None)
+        if into is None:
+            return await super().__call__(scope, receive, send)
+        self.scope = scope
+        self.channel_layer = layer
+        self.base_send = send
+        shared = getattr(receive, "__self__", None)
+        pump = None
+        if type(shared) is asyncio.Queue and getattr(receive, "__func__", None) is asyncio.Queue.get:
+            inbox = shared
+        else:
+            inbox = asyncio.Queue()
+            pump = asyncio.ensure_future(_pump(receive, inbox))
+        self.channel_name = await into(inbox)
+        deserialize = layer.deserialize
+        try:
+            while True:
+                message = await inbox.get()
+                if type(message) is bytes:
+                    message = deserialize(message)
+                await self.dispatch(message)
+        except StopConsumer:
+            pass
+        finally:
+            if pump is not None:
+                pump.cancel()
+            await layer.release(self.channel_name)

@@ -28,9 +28,7 @@ import time
 import uuid
 
 from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 from django.utils import translation
@@ -41,6 +39,7 @@ from games.errors import PlayError
 from games.models import Match
 from infra import adb, presence
 from infra.lanes import db
+from infra.websocket import OneQueue
 from ops import metrics
 
 from . import broadcast, heartbeats, protocol
@@ -62,21 +61,15 @@ code never names another room while its room exists; the hello checks it)."""
 ROOM_IDS_KEPT = 10_000
 
 
-async def _pump(receive, inbox: asyncio.Queue) -> None:
-    """The server's frames into ``inbox`` (TableConsumer.__call__)."""
-    while True:
-        inbox.put_nowait(await receive())
-
-
 def _remember_room(code: str, room_id: int) -> None:
     if code not in _room_ids and len(_room_ids) >= ROOM_IDS_KEPT:
         _room_ids.pop(next(iter(_room_ids)))  # the oldest
     _room_ids[code] = room_id
 
 
-class TableConsumer(Greeting, Play, RoomActions, FairDeal, Social, AsyncWebsocketConsumer):
-    """The transport: connect, groups, parse, rate limit, send; each feature's
-    frames are handled by a mixin of rooms/table/."""
+class TableConsumer(OneQueue, Greeting, Play, RoomActions, FairDeal, Social, AsyncWebsocketConsumer):
+    """The transport: connect, groups, parse, rate limit, send (its loop: infra/websocket.py's
+    ``OneQueue``); each feature's frames are handled by a mixin of rooms/table/."""
 
     room_id: int | None = None
     match_id: int | None = None
@@ -86,47 +79,6 @@ class TableConsumer(Greeting, Play, RoomActions, FairDeal, Social, AsyncWebsocke
     last_v: int | None = None
     hide_reactions: bool = False  # R-5 / H4-X5: this viewer hides reactions, throws too
     arrived: bool = False  # the hello found the room (and stored this connection's presence)
-
-    async def __call__(self, scope, receive, send):
-        """Channels' consumer loop, with one queue for everything (issue 13).
-
-        Channels waits on two tasks at once for every message (the socket's
-        next frame and the layer's next message: ``asyncio.wait``, and a new
-        task after each message). Here the layer puts this connection's
-        messages, still serialised, into the same queue the server puts the
-        socket's frames in (``new_channel_into``), and one ``get`` serves
-        both, in the order they came. Where that queue is not an
-        ``asyncio.Queue`` of ours to share (another server), a task moves the
-        frames into a queue of our own; without the lean layer (the embedded
-        default's in-memory one), Channels' own loop runs."""
-        layer = get_channel_layer(self.channel_layer_alias)
-        into = getattr(layer, "new_channel_into", None)
-        if into is None:
-            return await super().__call__(scope, receive, send)
-        self.scope = scope
-        self.channel_layer = layer
-        self.base_send = send
-        shared = getattr(receive, "__self__", None)
-        pump = None
-        if type(shared) is asyncio.Queue and getattr(receive, "__func__", None) is asyncio.Queue.get:
-            inbox = shared
-        else:
-            inbox = asyncio.Queue()
-            pump = asyncio.ensure_future(_pump(receive, inbox))
-        self.channel_name = await into(inbox)
-        deserialize = layer.deserialize
-        try:
-            while True:
-                message = await inbox.get()
-                if type(message) is bytes:
-                    message = deserialize(message)
-                await self.dispatch(message)
-        except StopConsumer:
-            pass
-        finally:
-            if pump is not None:
-                pump.cancel()
-            await layer.release(self.channel_name)
 
     async def dispatch(self, message):
         """Channels' dispatch without its per-message database clean-up hop

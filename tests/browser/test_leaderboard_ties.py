@@ -16,7 +16,7 @@ SETUP = r"""
 import json, sys
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from games import engine, services as play
+from games import accept, engine
 from games.models import Match
 from rooms.models import Room
 
@@ -33,7 +33,7 @@ def win(winner, loser, score):
     players = [{"seat": s, "user_id": u.pk, "username": u.username, "bot": False} for s, u in ((1, winner), (2, loser))]
     match = Match.objects.create(room=room, game="hokm2", rules={}, state=engine.get("hokm2").new_match({}), players=players)
     with transaction.atomic():
-        play._finish(Match.objects.select_for_update().get(pk=match.pk), {"winner": 0, "score": score})
+        accept.finish(Match.objects.select_for_update().get(pk=match.pk), {"winner": 0, "score": score})
 
 
 from leaderboard.stats import ranking

@@ -29,8 +29,9 @@ from asgiref.sync import sync_to_async
 
 from games.models import Match, Move
 from rooms import services as room_service
-from tests.faults.harness import PAGE_BACKOFF, Client, Daphne
-from tests.faults.harness import direct_database_url as database_url
+from tests.faults.harness_players import PAGE_BACKOFF, Client
+from tests.faults.harness_procs import Daphne
+from tests.faults.harness_procs import direct_database_url as database_url
 from tests.games.test_deadlines import Worker
 from tests.rooms.conftest import make_room, session_key_for
 

@@ -23,10 +23,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 
-from tests.faults.harness import (
-    TcpProxy,
-    until,
-)
+from tests.faults.harness_players import until
+from tests.faults.harness_procs import TcpProxy
 
 pytestmark = [pytest.mark.faults, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 

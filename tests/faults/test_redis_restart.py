@@ -28,10 +28,8 @@ import pytest
 import redis
 from asgiref.sync import sync_to_async
 
-from tests.faults.harness import (
-    PrivateRedis,
-    until,
-)
+from tests.faults.harness_players import until
+from tests.faults.harness_procs import PrivateRedis
 
 pytestmark = [pytest.mark.faults, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 

@@ -17,7 +17,7 @@ import orjson
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import engine, fairness, plain
+from games import engine, fairness, plain, transition
 from games import services as play_service
 from games.engine import CHANCE
 from games.errors import PlayError
@@ -78,7 +78,7 @@ async def test_the_loops_path_and_the_locked_path_agree_over_a_whole_round(name,
             user = users[seat - 1]
             outcome = None
             if loop_first:
-                outcome = await plain.play(
+                outcome = await plain.move(
                     match.pk, action, user_id=user.pk, seat=None, version=match.version
                 )
             took.append("loop" if outcome is not None else "locked")
@@ -119,7 +119,7 @@ async def test_a_plain_move_on_the_loop_is_written_whole_and_its_frames_built(ma
     game = engine.get("hokm4")
     seat = min(game.to_act(match.state))
     action = game.legal_actions(match.state, seat)[0]
-    outcome = await plain.play(match.pk, action, user_id=users[seat - 1].pk, seat=None, version=1)
+    outcome = await plain.move(match.pk, action, user_id=users[seat - 1].pk, seat=None, version=1)
     assert outcome is not None and outcome.version == 2
     row = await sync_to_async(_row)(match.pk)
     log = await sync_to_async(_log)(row)
@@ -154,7 +154,7 @@ async def test_what_is_not_a_plain_move_is_left_to_the_locked_path_untouched(mak
         (dict(action=legal[0], user=stranger, version=1), "not_seated"),
     ]
     for kwargs, code in cases:
-        got = await plain.play(
+        got = await plain.move(
             match.pk,
             kwargs["action"],
             user_id=kwargs["user"].pk,
@@ -181,10 +181,10 @@ async def test_the_same_move_sent_twice_at_once_applies_once_on_the_loop(make_us
         if attempt % 2:
             plain.forget()  # both read the row, or (even attempts) both start from the kept match
         else:
-            await plain.play(match.pk, {"type": "nothing"}, user_id=users[seat - 1].pk, seat=None, version=1)
+            await plain.move(match.pk, {"type": "nothing"}, user_id=users[seat - 1].pk, seat=None, version=1)
         got = await asyncio.gather(
             *(
-                plain.play(match.pk, action, user_id=users[seat - 1].pk, seat=None, version=1)
+                plain.move(match.pk, action, user_id=users[seat - 1].pk, seat=None, version=1)
                 for _ in range(2)
             )
         )
@@ -208,7 +208,7 @@ async def test_a_match_another_process_moved_on_is_never_written_over(make_user)
         return users[seat - 1], game.legal_actions(row.state, seat)[0], row
 
     user, action, _ = await next_move(1)
-    assert await plain.play(match.pk, action, user_id=user.pk, seat=None, version=1) is not None
+    assert await plain.move(match.pk, action, user_id=user.pk, seat=None, version=1) is not None
     assert plain._matches.at(match.pk, 2) is not None
     user, action, before = await next_move(2)
     await _locked(match.pk, action, user, 2)  # elsewhere
@@ -216,13 +216,13 @@ async def test_a_match_another_process_moved_on_is_never_written_over(make_user)
     assert row.version == 3
     # the same seat's other tab, still at version 2, sends what was legal then
     for seat_user in users:
-        got = await plain.play(match.pk, action, user_id=seat_user.pk, seat=None, version=2)
+        got = await plain.move(match.pk, action, user_id=seat_user.pk, seat=None, version=2)
         assert got is None
     assert plain._matches.at(match.pk, 2) is None
     after = await sync_to_async(_row)(match.pk)
     assert (after.version, after.state) == (3, row.state)
     user, action, _ = await next_move(3)
-    outcome = await plain.play(match.pk, action, user_id=user.pk, seat=None, version=3)
+    outcome = await plain.move(match.pk, action, user_id=user.pk, seat=None, version=3)
     assert outcome is not None and outcome.version == 4
     assert before.version == 2
 
@@ -256,7 +256,7 @@ async def test_a_database_the_loop_cannot_reach_leaves_the_move_to_the_locked_pa
         raise OSError("connection refused")
 
     monkeypatch.setattr(adb, "pool", down)
-    assert await plain.play(match.pk, action, user_id=users[seat - 1].pk, seat=None, version=1) is None
+    assert await plain.move(match.pk, action, user_id=users[seat - 1].pk, seat=None, version=1) is None
     outcome = await _locked(match.pk, action, users[seat - 1], 1)
     assert outcome.version == 2
 
@@ -282,7 +282,7 @@ async def test_f1_f3_c7_a_round_ended_on_the_loop_opens_the_next_deal_and_publis
             break
         seat = min(to_act)
         action = game.auto_action(match.state, seat)
-        outcome = await plain.play(
+        outcome = await plain.move(
             match.pk, action, user_id=users[seat - 1].pk, seat=None, version=match.version
         )
         assert outcome is not None, (match.version, action)
@@ -296,7 +296,7 @@ async def test_f1_f3_c7_a_round_ended_on_the_loop_opens_the_next_deal_and_publis
     )
     rounds = await sync_to_async(_rounds)(row)
     assert [r[:3] for r in rounds] == [(1, rounds[0][1], row.version)]
-    assert rounds[0][3] == play_service._round_summary(last.events)
+    assert rounds[0][3] == transition.round_summary(last.events)
     record = await sync_to_async(DealRecord.objects.get)(match=row, number=2)
     assert record.phase == DealRecord.Phase.COMMIT and record.values == [None] * 4
     assert record.commitments == [None] * 4 and record.server_commitment and record.deadline is not None

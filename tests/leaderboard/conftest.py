@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from games import clock, engine
+from games import accept, clock, engine
 from games import services as play_service
 from games.engine import CHANCE
 from games.models import Match, Move
@@ -55,7 +55,7 @@ def finish(match: Match, winner: int, score) -> Match:
     """End ``match`` through the play service's own ending (signal inside the transaction)."""
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
-        play_service._finish(locked, {"winner": winner, "score": list(score)})
+        accept.finish(locked, {"winner": winner, "score": list(score)})
     match.refresh_from_db()
     return match
 
@@ -90,9 +90,7 @@ def play_out(match_id: int, max_actions: int = 5000) -> Match:
         game = engine.get(match.game)
         seat = min(game.to_act(match.state))
         if seat == CHANCE:
-            play_service.play(
-                match_id, play_service.shuffled(match, game), seat=CHANCE, actor=Move.Actor.DEALER
-            )
+            play_service.play(match_id, accept.shuffled(match, game), seat=CHANCE, actor=Move.Actor.DEALER)
         else:
             play_service.play(
                 match_id, game.auto_action(match.state, seat), seat=seat, actor=Move.Actor.CLOCK

@@ -123,9 +123,9 @@ def test_l_2_a_practice_match_leaves_the_leaderboard_and_stats_unchanged(four, a
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         ledger_result = {"winner": 0, "score": [7, 0]}
-        from games import services as play_service
+        from games import accept
 
-        play_service._finish(locked, ledger_result)
+        accept.finish(locked, ledger_result)
 
     # Decision: the human gets an entry marked practice (the match stays on
     # record); bots get none; nothing of it counts anywhere.

@@ -154,7 +154,7 @@ def test_m5_a_private_practice_table_whose_person_is_gone_ten_minutes_is_closed(
 def _play_some(room_id: int, count: int) -> int:
     """``count`` actions of the room's match through the play service (dealer and
     automatic moves); returns how many versions the match moved on."""
-    from games import engine
+    from games import accept, engine
     from games import services as play_service
     from games.engine import CHANCE
     from games.models import Match, Move
@@ -166,9 +166,7 @@ def _play_some(room_id: int, count: int) -> int:
         game = engine.get(match.game)
         seat = min(game.to_act(match.state))
         if seat == CHANCE:
-            play_service.play(
-                match_id, play_service.shuffled(match, game), seat=CHANCE, actor=Move.Actor.DEALER
-            )
+            play_service.play(match_id, accept.shuffled(match, game), seat=CHANCE, actor=Move.Actor.DEALER)
         else:
             play_service.play(
                 match_id, game.auto_action(match.state, seat), seat=seat, actor=Move.Actor.CLOCK

@@ -1,5 +1,5 @@
 """Issue 13: the table socket reads the socket's frames and the layer's messages
-from one queue (rooms.consumers.TableConsumer.__call__, infra/layers.py
+from one queue (infra.websocket.OneQueue.__call__, infra/layers.py
 ``new_channel_into``), not from two tasks raced by ``asyncio.wait`` for every
 message. The same frames arrive, in order; a connection that goes leaves no
 channel behind; a server whose ``receive`` is not a queue's own ``get`` is
