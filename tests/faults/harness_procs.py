@@ -78,7 +78,10 @@ class Daphne:
             start_new_session=True,
             preexec_fn=raise_fd_limit,
         )
-        end = time.monotonic() + 30
+        # A condition wait, long enough for a loaded 2-core machine: a restarted
+        # Daphne answers its first /healthz behind every page's reconnection at
+        # once (1,000 sockets), which took over 30 s there beside other work.
+        end = time.monotonic() + 90
         while time.monotonic() < end:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as r:
