@@ -14,11 +14,11 @@ import uuid
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.utils import translation
 
 from accounts.sockets import CLOSE_SIGNED_OUT, user_group
 from games.models import GAME_CHOICES
+from infra.websocket import scope_language
 
 from . import notify, presence, services
 from .errors import MESSAGES
@@ -55,12 +55,8 @@ class MeConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(self._tell_friends)(False)
 
     def _language(self, user) -> str:
-        """The page's language: the switcher's cookie, else the profile's, else Persian."""
-        choice = (self.scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
-        if choice not in dict(settings.LANGUAGES):
-            profile = getattr(user, "profile", None)
-            choice = profile.language if profile is not None else None
-        return choice if choice in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+        """The page's language (infra.websocket.scope_language)."""
+        return scope_language(self.scope, user)
 
     # --- presence ------------------------------------------------------------------
 

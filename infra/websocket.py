@@ -252,3 +252,33 @@ class OneQueue:
             if pump is not None:
                 pump.cancel()
             await layer.release(self.channel_name)
+
+
+def scope_language(scope, user=None) -> str:
+    """The language a socket's texts are worded in, chosen as the page's was
+    (Django's LocaleMiddleware, then accounts' UserLanguageMiddleware): the
+    switcher's cookie, else the signed-in user's preference, else the
+    browser's Accept-Language, else the site's default (Persian)."""
+    from django.utils.translation import get_supported_language_variant
+    from django.utils.translation.trans_real import parse_accept_lang_header
+
+    known = dict(settings.LANGUAGES)
+    choice = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if choice in known:
+        return choice
+    if user is not None and getattr(user, "is_authenticated", False):
+        profile = getattr(user, "profile", None)
+        if profile is not None and profile.language in known:
+            return profile.language
+    for name, value in scope.get("headers") or ():
+        if name == b"accept-language":
+            header = value.decode("latin-1")[:255]
+            for code, _q in parse_accept_lang_header(header):
+                if code == "*":
+                    break
+                try:
+                    return get_supported_language_variant(code)
+                except LookupError:
+                    continue
+            break
+    return settings.LANGUAGE_CODE

@@ -22,6 +22,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from infra.websocket import scope_language
+
 from . import live, lobby, sweeper
 
 log = logging.getLogger(__name__)
@@ -123,9 +125,4 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         return  # read-only
 
     def _language(self) -> str:
-        choice = (self.scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
-        user = self.scope.get("user")
-        if choice not in dict(settings.LANGUAGES) and user is not None and user.is_authenticated:
-            profile = getattr(user, "profile", None)
-            choice = profile.language if profile is not None else None
-        return choice if choice in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+        return scope_language(self.scope, self.scope.get("user"))

@@ -39,7 +39,7 @@ from games.errors import PlayError
 from games.models import Match
 from infra import adb, presence
 from infra.lanes import db
-from infra.websocket import OneQueue
+from infra.websocket import OneQueue, scope_language
 from ops import metrics
 
 from . import broadcast, heartbeats, protocol
@@ -179,13 +179,8 @@ class TableConsumer(OneQueue, Greeting, Play, RoomActions, FairDeal, Social, Asy
         return f"s:{key}" if key else f"c:{uuid.uuid4().hex}"
 
     def _language(self) -> str:
-        """The language error messages are worded in: the switcher's cookie,
-        else the signed-in user's preference, else Persian (the default)."""
-        choice = (self.scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
-        if choice not in dict(settings.LANGUAGES) and self.authenticated:
-            profile = getattr(self.user, "profile", None)
-            choice = profile.language if profile is not None else None
-        return choice if choice in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+        """The language error messages are worded in: the page's (infra.websocket.scope_language)."""
+        return scope_language(self.scope, self.user if self.authenticated else None)
 
     async def _run(self, fn, *args, lane: str = "table"):
         """``fn(*args)`` off the loop in one hop (on ``lane``'s threads,
