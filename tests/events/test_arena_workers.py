@@ -11,9 +11,6 @@ and no table or match is made twice. The workers are killed at teardown.
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
 import time
 import uuid
 from datetime import timedelta
@@ -27,51 +24,11 @@ from django.utils import timezone
 from events import arena
 from events.models import Arena, ArenaPlayer, ArenaTable
 from games.models import Match
+from tests.celery_worker import CeleryWorker
 
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.celery
-
-
-class Worker:
-    """A real ``celery worker`` process (solo pool) on ``queue``."""
-
-    def __init__(self, env: dict, queue: str, log: Path):
-        self.log = log
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "-P",
-                "solo",
-                "-Q",
-                queue,
-                "-n",
-                f"{log.stem}@%h",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "-l",
-                "info",
-            ],
-            cwd=ROOT,
-            env={**env, "CELERY_QUEUE": queue},
-            stdout=log.open("w"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def text(self) -> str:
-        return self.log.read_text() if self.log.exists() else ""
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
 
 
 def wait_until(predicate, timeout: float, message: str):
@@ -101,15 +58,14 @@ def two_workers(tmp_path):
         "PYTHONUNBUFFERED": "1",
     }
     queue = f"events-{uuid.uuid4().hex[:8]}"
-    workers = [Worker(env, queue, tmp_path / f"worker{i}.log") for i in (1, 2)]
+    workers = [CeleryWorker(env, queue, tmp_path / f"worker{i}.log", name=f"worker{i}") for i in (1, 2)]
     try:
         for w in workers:
-            wait_until(lambda w=w: "ready." in w.text() or w.proc.poll() is not None, 120, "a worker's start")
-            assert w.proc.poll() is None, w.text()[-3000:]
+            w.wait_ready(120)
         yield queue, workers
     finally:
         for w in workers:
-            w.stop()
+            w.kill()
 
 
 @pytest.mark.django_db(transaction=True)

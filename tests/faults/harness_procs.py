@@ -17,6 +17,8 @@ from pathlib import Path
 
 from django.db import connection
 
+from tests.celery_worker import CeleryWorker
+
 ROOT = Path(__file__).resolve().parents[2]
 
 DAPHNE_FLAGS = ["--websocket_connect_timeout", "60"]
@@ -237,58 +239,14 @@ class PrivateRedis:
     stop = kill
 
 
-class Worker:
-    """A Celery worker (its deadline ticker plays the deals and timeouts) with the given environment."""
+class Worker(CeleryWorker):
+    """A Celery worker (its deadline ticker plays the deals and timeouts) with the given
+    environment, on a queue of its own; started (``ready.``) when made, stopped warm."""
 
     def __init__(self, env: dict, tmp: Path):
-        self.queue = f"faults-{uuid.uuid4().hex[:8]}"
-        self.log = tmp / f"worker-{self.queue}.log"
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "-P",
-                "solo",
-                "-c",
-                "1",
-                "-Q",
-                self.queue,
-                "-n",
-                f"{self.queue}@%h",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "-l",
-                "info",
-            ],
-            cwd=ROOT,
-            env={**env, "CELERY_QUEUE": self.queue},
-            stdout=self.log.open("w"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        end = time.monotonic() + 60
-        while "ready." not in self.log.read_text():
-            if time.monotonic() > end or self.proc.poll() is not None:
-                self.stop()
-                raise AssertionError("the Celery worker did not start:\n" + self.log.read_text()[-3000:])
-            time.sleep(0.2)
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def stop(self):
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(5)
+        queue = f"faults-{uuid.uuid4().hex[:8]}"
+        super().__init__(env, queue, tmp / f"worker-{queue}.log")
+        self.wait_ready(60)
 
 
 def site_env(database_url: str, redis_url: str, tag: str) -> dict:
