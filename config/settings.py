@@ -366,6 +366,10 @@ TABLE = {
     # ... and arrivals (the greeting: room, state, presence) too: 800 sockets
     # connecting at once queue behind each other, not in front of the moves.
     "HELLO_THREADS": int(env_str("HELLO_THREADS", "2")),
+    # ... and a table's start (its match, its fair deal's record, its room frame)
+    # on one thread of its own: a thousand tables starting at once queue
+    # behind each other, not in front of the first deals and the moves (issue 39).
+    "START_THREADS": int(env_str("START_THREADS", "1")),
     # A person's plain move (a card or a call inside a round) runs on the
     # event loop itself, over this many PostgreSQL connections of the loop's
     # own (games/plain.py, infra/adb.py); 0: on the threads like the rest.

@@ -145,17 +145,22 @@ def persist(match: Match, moved: transition.Moved, user=None) -> Outcome:
 
 def rows(match: Match, moved: transition.Moved, user=None) -> None:
     """The rows ``moved`` adds beside the match's own (``persist``; a new match's first deal)."""
-    for row in moved.moves:
-        player = row.actor == Move.Actor.PLAYER
-        Move.objects.create(
+    made = [
+        Move(
             match=match,
             seq=row.seq,
             seat=row.seat,
             action=row.action,
             actor=row.actor,
-            user=user if player else None,
+            user=user if row.actor == Move.Actor.PLAYER else None,
             events=row.events,
         )
+        for row in moved.moves
+    ]
+    if len(made) == 1:
+        made[0].save()
+    elif made:  # a move and its chance steps (the ace draw and the deal): one statement (issue 39)
+        Move.objects.bulk_create(made)
     for number, first_seq in moved.opened:
         Round.objects.create(match=match, number=number, first_seq=first_seq)
     if moved.closed is not None:

@@ -22,11 +22,15 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 
 _pools: dict[str, ThreadPoolExecutor] = {}
-LANES = {"table": "DB_THREADS", "beat": "BEAT_THREADS", "hello": "HELLO_THREADS"}
+LANES = {"table": "DB_THREADS", "beat": "BEAT_THREADS", "hello": "HELLO_THREADS", "start": "START_THREADS"}
 """Each lane has its own threads: a burst of heartbeats (hundreds of tabs at
 once) queues behind other heartbeats, and a storm of arrivals (a restart,
 hundreds of tables opening) behind other arrivals, never in front of a move
-(issue 13)."""
+(issue 13); and a burst of tables' starts behind other starts, never in
+front of the deals their fair-deal answers make ready nor of the moves
+(issue 39: at 100 starts a second the first deals waited behind the starts
+on the table's threads, and the starts' threads took the GIL from the loop
+where the answers are written)."""
 
 
 _checked = threading.local()
@@ -70,7 +74,7 @@ def db(fn, lane: str = "table"):
     """``fn`` as an awaitable that runs it off the event loop (see the module's
     docstring), on ``lane``'s threads: ``table`` for actions and everything
     else a connection asks, ``beat`` for heartbeats, ``hello`` for a
-    connection's arrival and departure."""
+    connection's arrival and departure, ``start`` for a table's start."""
     if not pooled():
         return database_sync_to_async(fn)
     return _PooledSyncToAsync(fn, thread_sensitive=False, executor=_executor(lane))

@@ -217,10 +217,20 @@ def _room_message(room: Room) -> tuple[str, dict]:
     return table_group(room.pk), {"type": "room.update", "room": room_snapshot(room)}
 
 
-def room_changed(room_id: int) -> None:
-    room = Room.objects.select_related("creator").filter(pk=room_id).first()
-    if room is not None:
-        _send([_room_message(room)])
+def room_changed(room_id: int, room: Room | None = None, seats: list | None = None, match=_CURRENT) -> None:
+    """The room frame to its table, after a commit: read again, or built from
+    the ``room``, its ``seats`` (``room_seats``) and its current ``match``
+    the committed action had in hand (a table's start, issue 39)."""
+    if room is None or seats is None:
+        room = Room.objects.select_related("creator").filter(pk=room_id).first()
+        if room is not None:
+            _send([_room_message(room)])
+        return
+    if not Room.creator.is_cached(room):
+        creator = next((s.user for s in seats if s.user_id and s.user_id == room.creator_id), None)
+        if creator is not None:
+            Room.creator.field.set_cached_value(room, creator)
+    _send([(table_group(room.pk), {"type": "room.update", "room": room_snapshot(room, match, seats)})])
 
 
 def presence_changed(room: Room, force: bool = False, snapshot: dict | None = None) -> None:

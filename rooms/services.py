@@ -31,9 +31,17 @@ from .social import (  # noqa: F401  (the room actions' public names, kept where
 )
 
 
-def _changed(room: Room) -> None:
+def _changed(room: Room, seats: list[Seat] | None = None, match: Match | None = None) -> None:
+    """After commit: the room frame to its table (read again; or, given the
+    room's ``seats`` with their users and its current ``match`` as this
+    transaction left them, built from those: issue 39, a table's start reads
+    nothing more), and the room's listeners (M-5)."""
     room_id = room.pk
-    transaction.on_commit(lambda: broadcast.room_changed(room_id))
+    if seats is not None:
+        seats = list(seats)
+        transaction.on_commit(lambda: broadcast.room_changed(room_id, room=room, seats=seats, match=match))
+    else:
+        transaction.on_commit(lambda: broadcast.room_changed(room_id))
     transaction.on_commit(lambda: signals.room_changed.send_robust(sender=Room, room_id=room_id))  # M-5
 
 
@@ -182,9 +190,12 @@ def _begin(room: Room, seats: list[Seat]) -> Match:
     ]
     room.status = Room.Status.PLAYING
     room.save(update_fields=["status", "updated_at"])
-    Seat.objects.filter(room=room).update(rematch=False)
+    if any(s.rematch for s in seats):  # the seats were read under the room's lock (issue 39: none at a start)
+        Seat.objects.filter(room=room).update(rematch=False)
+        for s in seats:
+            s.rematch = False
     match = play_service.create_match(room, players)
-    _changed(room)
+    _changed(room, seats, match)
     return match
 
 

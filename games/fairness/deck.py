@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from .. import fairdeal
 from ..engine.cards import CARD_INDEX
@@ -33,26 +33,45 @@ def chance_action(match: Match, number: int, kind: str, cards) -> dict:
     opened = match.__dict__.pop("opened_record", None)
     if opened is not None and opened.number == number and opened.phase not in READY_PHASES:
         raise NotReady(opened)
-    with transaction.atomic():
-        try:
-            record = _locked(match.pk, number)
-        except FairnessError:
-            open_round(match, number)
-            record = _locked(match.pk, number)
-        if record.phase not in (DealRecord.Phase.READY, DealRecord.Phase.DEALT):
-            raise NotReady(record)
-        deck = fairdeal.order(
-            sorted(cards, key=CARD_INDEX.__getitem__),  # the canonical order (docs/fairness.md)
-            record.server_secret,
-            record.values,
-            purpose=kind,
-            table=record.table,
-            round_number=record.number,
-        )
-        if kind == "draw":
-            record.draw = deck
+    outer = connection.atomic_blocks[0] if connection.in_atomic_block else None
+    held = match.__dict__.get(_HELD)
+    # No savepoint (issue 39: two statements per call): nothing here is undone
+    # alone; NotReady is raised after the block, so the caller's transaction
+    # goes on.
+    with transaction.atomic(savepoint=False):
+        if held is not None and outer is not None and held[0] is outer and held[1].number == number:
+            record = held[1]  # locked by this transaction's earlier call: the ace draw before the deal
         else:
-            record.deck = deck
-            record.phase = DealRecord.Phase.DEALT
-        record.save(update_fields=["draw", "deck", "phase", "updated_at"])
+            try:
+                record = _locked(match.pk, number)
+            except FairnessError:
+                open_round(match, number)
+                record = _locked(match.pk, number)
+        ready = record.phase in READY_PHASES
+        if ready:
+            deck = fairdeal.order(
+                sorted(cards, key=CARD_INDEX.__getitem__),  # the canonical order (docs/fairness.md)
+                record.server_secret,
+                record.values,
+                purpose=kind,
+                table=record.table,
+                round_number=record.number,
+            )
+            if kind == "draw":
+                record.draw = deck
+            else:
+                record.deck = deck
+                record.phase = DealRecord.Phase.DEALT
+            record.save(update_fields=["draw", "deck", "phase", "updated_at"])
+    if not ready:
+        raise NotReady(record)
+    if outer is not None:
+        match.__dict__[_HELD] = (outer, record)
     return {"type": kind, "deck": deck}
+
+
+_HELD = "_fair_record_held"
+"""``match.__dict__`` key: the record ``chance_action`` locked and wrote, with the
+outermost atomic block it was locked in; the same transaction's next chance
+action of that round (the deal after the ace draw) uses it without reading
+it again (issue 39). Another transaction reads and locks it again."""

@@ -107,6 +107,8 @@ def new_record(match: Match, number: int, *, now=None) -> DealRecord:
         substituted=[],
         deadline=_deadline(now),
     )
+    # rooms' announcement (fair_changed) needs the room: known here, not read again (issue 39)
+    record.match_room_id = getattr(match, "room_id", None)
     _advance_phase(record, now)
     return record
 

@@ -31,7 +31,7 @@ class RoomActions:
 
     async def on_start(self, frame):
         self._need_user()
-        await self._run(self._room_action, room_service.start)
+        await self._run(self._room_action, room_service.start, lane="start")  # infra/lanes.py (issue 39)
 
     async def on_rematch(self, frame):
         self._need_user()
