@@ -45,10 +45,10 @@ browser:
 	@bash scripts/ensure_chromium.sh
 
 # One process by default (TEST_WORKERS=0). TEST_WORKERS=2 runs two pytest-xdist
-# workers: each test module one work unit, the browser directory one unit on one
-# worker (tests/conftest.py), each worker its own test database and prefixes;
-# 24 min instead of ~40 here, but the browser tests' timing then shares the two
-# cores with the other worker and a few of them still fail under it.
+# workers: each test module one work unit, the longest first (tests/conftest.py),
+# the browser modules on both workers, each worker its own test database, browser
+# database, Daphne and prefixes; not yet shown to pass reliably on the shared
+# 2-core machine (docs/testing.md).
 TEST_WORKERS ?= 0
 
 test: $(STAMP) lint messages services browser

@@ -33,20 +33,45 @@ if XDIST_WORKER:
             _cache["KEY_PREFIX"] = os.environ["CACHE_PREFIX"]
 
 
+# The longest work units (docs/testing.md's profile), handed out first so that
+# neither worker is left with one of them at the end while the other idles.
+LONG_FIRST = (
+    "tests/events/test_challenge.py",
+    "tests/browser/test_events.py",
+    "tests/browser/test_table_hokm_points.py",
+    "tests/browser/test_bridge_sheet_place.py",
+    "tests/browser/test_playnow.py",
+    "tests/browser/test_a11y_pages.py",
+    "tests/browser/test_a11y_table.py",
+    "tests/browser/test_hints_and_calls.py",
+    "tests/browser/test_presence_cut_off.py",
+)
+
+
 def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadfile`` (`make test`), with the browser directory as one
-    file: one worker runs all of its tests on one Daphne, one database and one
-    Chromium (its session fixtures), while the other worker runs the other
-    modules; every other test module is one unit, so its module-scoped
-    fixtures are made once."""
+    """``--dist loadfile`` (`make test`): every test module is one work unit,
+    so its module-scoped fixtures are made once; the browser modules too, on
+    both workers: each worker starts its own Daphne, database and prefixes the
+    first time it runs one (tests/browser/conftest.py's session fixture, named
+    after the worker) and its own Chromium per run of browser modules (the
+    directory's package fixture, closed before another directory's tests).
+    The units are handed out longest first: the ones named in ``LONG_FIRST``,
+    then the other browser modules (seconds each), then the rest by their
+    number of tests, xdist's own order."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
+    def rank(scope: str) -> int:
+        if scope in LONG_FIRST:
+            return LONG_FIRST.index(scope)
+        return len(LONG_FIRST) if scope.startswith("tests/browser/") else len(LONG_FIRST) + 1
+
     class Scheduling(LoadFileScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            path = nodeid.split("::", 1)[0]
-            return "tests/browser" if path.startswith("tests/browser/") else path
+        def _assign_work_unit(self, node) -> None:
+            first = min(self.workqueue, key=rank)  # min() keeps xdist's order among equals
+            self.workqueue.move_to_end(first, last=False)
+            super()._assign_work_unit(node)
 
     return Scheduling(config, log)
 

@@ -26,7 +26,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # One database per run (several people may run the suite on one machine at once).
-DB_NAME = os.environ.get("BROWSER_DB_NAME") or f"takhteh_browser_{os.getpid()}"
+# Two xdist workers each run browser modules on a Daphne and a database of their own.
+DB_NAME = (os.environ.get("BROWSER_DB_NAME") or f"takhteh_browser_{os.getpid()}") + (
+    f"_{os.environ['PYTEST_XDIST_WORKER']}" if os.environ.get("PYTEST_XDIST_WORKER") else ""
+)
 DEFAULT_DATABASE_URL = "postgres://takhteh:takhteh@127.0.0.1:5432/takhteh"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 # Redis pub/sub (the channel layer) ignores the database number: two runs on one
@@ -120,12 +123,14 @@ def _catalogues_stale() -> bool:
 
 @pytest.fixture(scope="package")
 def browser():
-    """One Chromium for every test of this directory (the root conftest's is
-    per module, for the modules elsewhere that drive a page among async
-    tests). Every test here is synchronous, so Playwright's event loop in
-    this thread disturbs none of them; it is closed when the directory's
-    tests end, before any other directory's asyncio tests run. Each test
-    still gets contexts of its own (``people``)."""
+    """One Chromium for every test of this directory in a row (the root
+    conftest's is per module, for the modules elsewhere that drive a page
+    among async tests). Every test here is synchronous, so Playwright's event
+    loop in this thread disturbs none of them; it is closed when the
+    directory's tests end, before any other directory's asyncio tests run
+    (with two xdist workers, each time a worker turns from browser modules to
+    others: a launch costs about a second). Each test still gets contexts of
+    its own (``people``)."""
     from playwright.sync_api import sync_playwright
 
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
