@@ -306,6 +306,7 @@ def _rebid(pts, ln, mine, ours, partner_calls, legal, view, seat, score_aware: b
     else:
         target = None
     part = _part_score(view, seat) if score_aware else 0
+    blind = target
     if part and strain in ("S", "H", "D", "C", "NT") and ours_pts < 33:
         # rubber bridge (B-5): a part-score below the line makes a lower contract a game
         level = _game_level(strain, part)
@@ -314,7 +315,13 @@ def _rebid(pts, ln, mine, ours, partner_calls, legal, view, seat, score_aware: b
     if target and target in legal:
         return target
     if part and target:
-        return "P"  # the game is already bid
+        if _last_bid_ours(view, seat):
+            return "P"  # the game is already bid
+        # the opponents bid over our game: bid on as a clean sheet would, in our strain no higher
+        if blind in legal:
+            return blind
+        call = _cheapest(strain, legal)
+        return call if call and blind and BID_INDEX[call] <= BID_INDEX[blind] else "P"
     if target is None and mine and partner_calls:
         # part score: show a six-card suit or a second suit once, otherwise pass
         my_bids = [m for m in mine if m[0].isdigit()]
@@ -333,6 +340,12 @@ def _rebid(pts, ln, mine, ours, partner_calls, legal, view, seat, score_aware: b
 
 
 TRICK_POINTS = {"C": 20, "D": 20, "H": 30, "S": 30, "NT": 30}
+
+
+def _last_bid_ours(view, seat) -> bool:
+    """Is the auction's last bid (not a pass or a double) our side's?"""
+    bids = [c for c in view["calls"] if c["call"][0].isdigit()]
+    return bool(bids) and team_of(bids[-1]["seat"], 4) == team_of(seat, 4)
 
 
 def _part_score(view, seat) -> int:

@@ -120,6 +120,17 @@ def test_b5_a_part_score_makes_a_lower_contract_enough():
     assert bb._game_level("NT", 60) == 1 and bb._game_level("C", 0) == 5 and bb._game_level("S", 40) == 2
 
 
+def test_b5_a_game_the_opponents_bid_over_is_not_given_up():
+    """B-5: with 60 below the line 2H is a game, but West's 3D took it away: the opener competes with
+    3H as from a clean sheet, where the bot of the first pass passed ("the game is already bid")."""
+    view = _rebid_view(60)
+    view["calls"] = view["calls"][:3] + [{"seat": 4, "call": "3D"}]
+    view["legal"] = [{"type": "call", "call": c} for c in ("P", "X", "3H", "3S", "3NT", "4H")]
+    assert bb.choose_call(view, 1) == {"type": "call", "call": "3H"}
+    view["calls"][-1] = {"seat": 4, "call": "P"}  # nobody took it: the game stands
+    assert bb.choose_call(view, 1) == {"type": "call", "call": "P"}
+
+
 def _response_view(part: int, opening: str, hand: list[str]) -> dict:
     """North opened ``opening``; South (``hand``) to respond; NS has ``part`` below the line."""
     from games.engine.bridge import BIDS
