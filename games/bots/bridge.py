@@ -98,7 +98,9 @@ def choose_call(view, seat, score_aware: bool = True) -> dict:
     elif ours and not [m for m in mine if m[0].isdigit() or m == "X"]:
         call = _respond(pts, ln, ours, theirs, legal, view)
         if score_aware:
-            call = _respond_to_game(call, pts, ours, legal, _part_score(view, seat))
+            call = _respond_to_game(
+                call, pts, ours, legal, _part_score(view, seat), _last_bid_ours(view, seat)
+            )
     elif ours or mine:
         call = _rebid(pts, ln, mine, ours, partner_calls, legal, view, seat, score_aware)
     return {"type": "call", "call": _bid(call, legal)}
@@ -229,18 +231,24 @@ SCORE_AWARE = True
 SLAM_TRY = 16  # responder's points from which a part-score does not stop the auction at a game
 
 
-def _respond_to_game(call: str, pts: int, ours, legal: set, part: int) -> str:
+def _respond_to_game(call: str, pts: int, ours, legal: set, part: int, ours_last: bool = True) -> str:
     """B-5: with a part-score below the line, the response bids no higher than the game needs.
 
     Partner's natural opening that already makes the game is passed (no slam
-    try below ``SLAM_TRY`` points); a raise or a notrump response above the
+    try below ``SLAM_TRY`` points) unless the opponents bid over it (``ours_last``
+    false: then the response is the clean sheet's); a raise or a notrump response above the
     lowest level that makes the game comes down to it (the tricks above it
     earn nothing but risk). Artificial calls (2C, Stayman) are left alone.
     """
     if not part or pts >= SLAM_TRY:
         return call
     opening = ours[0]["call"]
-    if opening != "2C" and opening[1:] in TRICK_POINTS and int(opening[0]) >= _game_level(opening[1:], part):
+    if (
+        ours_last
+        and opening != "2C"
+        and opening[1:] in TRICK_POINTS
+        and int(opening[0]) >= _game_level(opening[1:], part)
+    ):
         return "P"
     if not call[0].isdigit() or call == "2C" or call[1:] not in TRICK_POINTS:
         return call

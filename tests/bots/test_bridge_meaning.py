@@ -168,6 +168,9 @@ def test_b5_an_opening_that_is_already_game_is_passed():
     assert bb.choose_call(_response_view(70, "1C", RAISE_HAND), 3)["call"] != "P"
     strong = ["AH", "KH", "QH", "4H", "AS", "KS", "3S", "KD", "7D", "4D", "8C", "6C", "2C"]  # 19 HCP
     assert bb.choose_call(_response_view(70, "1H", strong), 3)["call"] != "P"
+    overcalled = _response_view(70, "1H", RAISE_HAND)  # East bid 1S over it: the game is not ours any more
+    overcalled["calls"][1] = {"seat": 2, "call": "1S"}
+    assert bb.choose_call(overcalled, 3)["call"] != "P"
 
 
 def test_card_play_takes_the_lowest_of_equal_cards(monkeypatch):
