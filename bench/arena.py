@@ -1,6 +1,6 @@
 """Duplicate arena: two bot settings play the same deals with the sides swapped.
 
-    python bench/arena.py GAME --deals N [--a strong] [--b auto] [--seed 1] [--jobs 2]
+    python bench/arena.py GAME --deals N [--a strong] [--b auto] [--seed 1] [--jobs 2] [--values FILE]
 
 A setting is a bot level (``easy``, ``normal``, ``strong``), ``auto`` (the
 engine's ``auto_action``, the timeout move), or one of the yardsticks of
@@ -8,7 +8,7 @@ issue 38: ``careful`` (``games.bots.careful``, a rule-based Hokm player from
 its own view: second hand low, third hand high, counting trumps; other games
 play ``auto`` there), ``mc`` (the strong level with the Hokm card search
 of before issue 38: sampled worlds played out by rules, no double dummy; in bridge the strong bot's card
-play before issue 38's change) and
+play and score-blind bidding of before issue 38) and
 ``dd`` (the strong level's double-dummy search by name; ``strong`` plays it too
 in hokm4). ``--worlds N`` sets the bots' worlds per decision and
 ``--no-clock`` lifts their time budget: paired comparisons of two versions of
