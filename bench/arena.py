@@ -1,6 +1,6 @@
 """Duplicate arena: two bot settings play the same deals with the sides swapped.
 
-    python bench/arena.py GAME --deals N [--a strong] [--b auto] [--seed 1] [--jobs 2]
+    python bench/arena.py GAME --deals N [--a strong] [--b auto] [--seed 1] [--jobs 2] [--values FILE]
 
 A setting is a bot level (``easy``, ``normal``, ``strong``), ``auto`` (the
 engine's ``auto_action``, the timeout move), or one of the yardsticks of
@@ -8,7 +8,7 @@ issue 38: ``careful`` (``games.bots.careful``, a rule-based Hokm player from
 its own view: second hand low, third hand high, counting trumps; other games
 play ``auto`` there), ``mc`` (the strong level with the Hokm card search
 of before issue 38: sampled worlds played out by rules, no double dummy; in bridge the strong bot's card
-play before issue 38's change) and
+play and score-blind bidding of before issue 38) and
 ``dd`` (the strong level's double-dummy search by name; ``strong`` plays it too
 in hokm4). ``--worlds N`` sets the bots' worlds per decision and
 ``--no-clock`` lifts their time budget: paired comparisons of two versions of
@@ -223,22 +223,31 @@ def play_deal(job):
     return (x + y) / 2, times
 
 
-def run(name, deals, a, b, seed=1, out=print, jobs=1):
+def run(name, deals, a, b, seed=1, out=print, jobs=1, values_path=None):
     game = engine.get(name)
     rng = random.Random(seed)
     # the decks are drawn in order first: the same deals whatever the number of jobs
     work = [(name, a, b, seed, d, deal_decks(game, rng)) for d in range(deals)]
     values = []
     times: list[float] = []
+    sink = None
     pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
     try:
         results = pool.imap(play_deal, work) if pool else map(play_deal, work)
+        # one value per deal, in deal order, written as it comes: two runs on the same seed compare
+        # paired, over the deals both have played
+        sink = open(values_path, "w") if values_path else None  # noqa: SIM115
         for d, (value, spent) in enumerate(results):
             values.append(value)
+            if sink:
+                sink.write(f"{value!r}\n")
+                sink.flush()
             times.extend(spent)
             if (d + 1) % max(1, deals // 10) == 0:
                 out(f"  {d + 1}/{deals} deals: mean {statistics.fmean(values):.3f}")
     finally:
+        if sink:
+            sink.close()
         if pool:
             pool.close()
             pool.join()
@@ -297,6 +306,12 @@ def main(argv=None):
         default=None,
         help="bridge: every deal starts from a part-score below the line (random, or by board number)",
     )
+    parser.add_argument(
+        "--values",
+        default=None,
+        metavar="FILE",
+        help="write A's value of every deal to FILE, one a line (paired comparisons of two runs)",
+    )
     args = parser.parse_args(argv)
     for item in args.set:
         name, _, value = item.partition("=")
@@ -307,7 +322,7 @@ def main(argv=None):
         setattr(target, attr, ast.literal_eval(value))
     global WORLDS, CLOCK, BOARDS, PART_SCORE
     WORLDS, CLOCK, BOARDS, PART_SCORE = args.worlds, not args.no_clock, args.boards, args.partscore
-    run(args.game, args.deals, args.a, args.b, args.seed, jobs=args.jobs)
+    run(args.game, args.deals, args.a, args.b, args.seed, jobs=args.jobs, values_path=args.values)
     return 0
 
 

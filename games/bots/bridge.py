@@ -74,7 +74,9 @@ def _cheapest(strain: str, legal: set, at_least: int = 1) -> str | None:
 # ------------------------------------------------------------ the auction
 
 
-def choose_call(view, seat) -> dict:
+def choose_call(view, seat, score_aware: bool = True) -> dict:
+    """The seat's call. ``score_aware`` (the strong bot; not ``mc``, the arena's yardstick of before
+    issue 38): the bids count the side's part-score below the line (B-5)."""
     legal = _legal_calls(view)
     hand = view["hand"]
     pts = hcp(hand)
@@ -95,8 +97,12 @@ def choose_call(view, seat) -> dict:
             call = _overcall(pts, ln, theirs, legal, len(theirs) == 1)
     elif ours and not [m for m in mine if m[0].isdigit() or m == "X"]:
         call = _respond(pts, ln, ours, theirs, legal, view)
+        if score_aware:
+            call = _respond_to_game(
+                call, pts, ours, legal, _part_score(view, seat), _last_bid_ours(view, seat)
+            )
     elif ours or mine:
-        call = _rebid(pts, ln, mine, ours, partner_calls, legal, view, seat)
+        call = _rebid(pts, ln, mine, ours, partner_calls, legal, view, seat, score_aware)
     return {"type": "call", "call": _bid(call, legal)}
 
 
@@ -220,7 +226,43 @@ def _partner_points(partner_calls) -> int:
     return 13 if len(bids) == 1 else 14
 
 
-def _rebid(pts, ln, mine, ours, partner_calls, legal, view, seat) -> str:
+# the strong bot's bids count the part-score (the arena's ``--set bridge.SCORE_AWARE=False``: not)
+SCORE_AWARE = True
+SLAM_TRY = 16  # responder's points from which a part-score does not stop the auction at a game
+
+
+def _respond_to_game(call: str, pts: int, ours, legal: set, part: int, ours_last: bool = True) -> str:
+    """B-5: with a part-score below the line, the response bids no higher than the game needs.
+
+    Partner's natural opening that already makes the game is passed (no slam
+    try below ``SLAM_TRY`` points) unless the opponents bid over it (``ours_last``
+    false: then the response is the clean sheet's); a raise or a notrump response above the
+    lowest level that makes the game comes down to it (the tricks above it
+    earn nothing but risk). Artificial calls (2C, Stayman) are left alone.
+    """
+    if not part or pts >= SLAM_TRY:
+        return call
+    opening = ours[0]["call"]
+    if (
+        ours_last
+        and opening != "2C"
+        and opening[1:] in TRICK_POINTS
+        and int(opening[0]) >= _game_level(opening[1:], part)
+    ):
+        return "P"
+    if not call[0].isdigit() or call == "2C" or call[1:] not in TRICK_POINTS:
+        return call
+    strain = call[1:]
+    if strain not in (opening[1:], "NT"):
+        return call  # a new suit: forcing, not a contract
+    level = _game_level(strain, part)
+    lower = f"{level}{strain}"
+    if int(call[0]) > level and lower in legal:
+        return lower
+    return call
+
+
+def _rebid(pts, ln, mine, ours, partner_calls, legal, view, seat, score_aware: bool = True) -> str:
     calls = [c["call"] for c in view["calls"]]
     last = calls[-1] if calls else "P"
     # Blackwood: answer partner's 4NT with the aces held
@@ -271,7 +313,8 @@ def _rebid(pts, ln, mine, ours, partner_calls, legal, view, seat) -> str:
         target = f"3{strain}"
     else:
         target = None
-    part = _part_score(view, seat)
+    part = _part_score(view, seat) if score_aware else 0
+    blind = target
     if part and strain in ("S", "H", "D", "C", "NT") and ours_pts < 33:
         # rubber bridge (B-5): a part-score below the line makes a lower contract a game
         level = _game_level(strain, part)
@@ -280,7 +323,13 @@ def _rebid(pts, ln, mine, ours, partner_calls, legal, view, seat) -> str:
     if target and target in legal:
         return target
     if part and target:
-        return "P"  # the game is already bid
+        if _last_bid_ours(view, seat):
+            return "P"  # the game is already bid
+        # the opponents bid over our game: bid on as a clean sheet would, in our strain no higher
+        if blind in legal:
+            return blind
+        call = _cheapest(strain, legal)
+        return call if call and blind and BID_INDEX[call] <= BID_INDEX[blind] else "P"
     if target is None and mine and partner_calls:
         # part score: show a six-card suit or a second suit once, otherwise pass
         my_bids = [m for m in mine if m[0].isdigit()]
@@ -299,6 +348,12 @@ def _rebid(pts, ln, mine, ours, partner_calls, legal, view, seat) -> str:
 
 
 TRICK_POINTS = {"C": 20, "D": 20, "H": 30, "S": 30, "NT": 30}
+
+
+def _last_bid_ours(view, seat) -> bool:
+    """Is the auction's last bid (not a pass or a double) our side's?"""
+    bids = [c for c in view["calls"] if c["call"][0].isdigit()]
+    return bool(bids) and team_of(bids[-1]["seat"], 4) == team_of(seat, 4)
 
 
 def _part_score(view, seat) -> int:
@@ -525,7 +580,7 @@ def _simple_card(view, plays) -> dict:
 
 def choose(view: dict, seat: int, samples: int, budget: Budget, rng: Rng, level: str) -> dict:
     if view["phase"] == "auction":
-        return choose_call(view, seat)
+        return choose_call(view, seat, score_aware=SCORE_AWARE and level != "mc")
     if view["phase"] == "play":
         # "mc": the strong bot as before issue 38's card-play change (arena yardstick)
         n = max(2, min(samples, 12 if level in ("strong", "mc") else 6))

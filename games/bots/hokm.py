@@ -491,6 +491,10 @@ sides: when play starts the opponent holds 9.4 good cards of his 13; dealt
 uniformly from the cards a seat has not seen he would hold 6.1, with this
 weight 9.4 (the put-aside cards are the poorer for it)."""
 DRAFTED = True
+SECOND_UNIFORM = True
+"""hokm2 draft (H2-4): the refused card's unseen second card is drawn uniformly from every unseen
+card before the drafted hands are dealt (it was drawn from the cards the drafted hands left, the
+poorer ones, which made refusing look worse than it is)."""
 
 
 def _good(c: int, t: int) -> bool:
@@ -542,6 +546,9 @@ def _search(candidates, base, branch, samples: int, budget: Budget, side: int, p
     return candidates[_leader(alive, vals, prior)]
 
 
+PRUNE_SE = 2.5  # a candidate this many standard errors behind the leader is dropped (``_prune``)
+
+
 def _leader(alive, vals, prior):
     bonus = prior or {}
     return max(alive, key=lambda j: sum(vals[j]) / max(1, len(vals[j])) + bonus.get(j, 0.0))
@@ -561,7 +568,7 @@ def _prune(alive, vals, done, prior):
         if var == 0.0:
             if done >= 24:
                 continue  # the same value in every world: an equivalent card, keep the leader
-        elif m * m * done > 6.25 * var and m > 0:  # more than 2.5 standard errors behind
+        elif m * m * done > PRUNE_SE * PRUNE_SE * var and m > 0:  # more than PRUNE_SE standard errors behind
             continue
         keep.append(j)
     return keep
@@ -761,6 +768,27 @@ def _suit_strength(mine: int, suit: str) -> int:
     return score
 
 
+def _draft_world(pool: list[int], left: int, t: int, rng: Rng):
+    """One world of a draft decision (H2-4): my ``left - 1`` pairs' cards to come, the opponent's 13
+    and the current pair's unseen second card, from the cards this seat has not seen."""
+    if DRAFTED and SECOND_UNIFORM:
+        # the unseen second card is any unseen card (nobody chose it, the deal put it there):
+        # drawn first, uniformly; then the pairs to come and the opponent's hand, drafted
+        # hands, from the cards left
+        k = rng.randrange(len(pool))
+        cards = _drafted_order(pool[:k] + pool[k + 1 :], t, rng)
+        return cards[: left - 1], cards[left - 1 : left + 12], pool[k]
+    if DRAFTED:
+        # before: the second card drawn from what the drafted hands left (the poorer cards)
+        cards = _drafted_order(pool, t, rng)
+        rest_cards = cards[left + 12 :]
+        return cards[: left - 1], cards[left - 1 : left + 12], rest_cards[rng.randrange(len(rest_cards))]
+    cards = list(pool)
+    rng.shuffle(cards)
+    # cards[0] stands for the unseen second card, cards[1:left] for the pairs to come
+    return cards[1:left], cards[left : left + 13], cards[0]
+
+
 def choose_draft(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) -> dict:
     """H2-4: take the card shown, or refuse it for the unseen second card, by sampled play."""
     me = seat - 1
@@ -778,21 +806,7 @@ def choose_draft(view: dict, seat: int, samples: int, budget: Budget, rng: Rng) 
     refuse = {"type": "draft", "take": False}
 
     def base(_k):
-        if DRAFTED:
-            # the pairs to come and the opponent's hand are drafted hands; the
-            # unseen second card is any card left (H2-4: nobody chose it)
-            cards = _drafted_order(pool, t, rng)
-            mine_later, other_cards, rest_cards = (
-                cards[: left - 1],
-                cards[left - 1 : left + 12],
-                cards[left + 12 :],
-            )
-            second = rest_cards[rng.randrange(len(rest_cards))]
-        else:
-            cards = list(pool)
-            rng.shuffle(cards)
-            # cards[0] stands for the unseen second card, cards[1:left] for the pairs to come
-            mine_later, other_cards, second = cards[1:left], cards[left : left + 13], cards[0]
+        mine_later, other_cards, second = _draft_world(pool, left, t, rng)
         rest = hf.cards_to_mask(CARDS[c] for c in mine_later)
         other = hf.cards_to_mask(CARDS[c] for c in other_cards)
         return rest, other, second

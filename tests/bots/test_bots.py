@@ -327,6 +327,33 @@ def test_hokm2_the_bot_deals_the_opponent_a_drafted_hand(drafted, monkeypatch):
         assert gap > 2.0, gap
 
 
+@pytest.mark.parametrize("uniform", [True, False])
+def test_h2_4_the_refused_cards_second_card_is_any_unseen_card(uniform, monkeypatch):
+    """H2-4: the second card of a pair is whatever the deal put there, so in the draft's worlds it is as
+    likely to be a trump or a ten or better as any card the seat has not seen (issue 38,
+    ``SECOND_UNIFORM``); drawn from the cards the drafted hands left (the bot before) it is good
+    in about 0.38 of the worlds where 0.55 of the unseen cards are."""
+    from games.bots import hokm as hb
+    from games.bots.rng import Rng
+
+    monkeypatch.setattr(hb, "SECOND_UNIFORM", uniform)
+    rng = Rng(7)
+    pool = list(range(10, 52))  # ten cards seen: the hand and the card shown
+    t = 3
+    good_share = sum(hb._good(c, t) for c in pool) / len(pool)
+    draws = 4000
+    good = 0
+    for _ in range(draws):
+        later, other, second = hb._draft_world(pool, 6, t, rng)
+        assert len(later) == 5 and len(other) == 13 and second not in later + other
+        good += hb._good(second, t)
+    share = good / draws
+    if uniform:
+        assert abs(share - good_share) < 0.03, (share, good_share)
+    else:
+        assert share < good_share - 0.1, (share, good_share)
+
+
 def test_arena_boards_play_duplicate_boards(monkeypatch):
     """``--boards`` (issue 38): deal d is duplicate board d % 16 + 1, its dealer and vulnerability by number
     (B-5 vulnerability), scored by the engine's board mode, NS minus EW."""

@@ -120,6 +120,59 @@ def test_b5_a_part_score_makes_a_lower_contract_enough():
     assert bb._game_level("NT", 60) == 1 and bb._game_level("C", 0) == 5 and bb._game_level("S", 40) == 2
 
 
+def test_b5_a_game_the_opponents_bid_over_is_not_given_up():
+    """B-5: with 60 below the line 2H is a game, but West's 3D took it away: the opener competes with
+    3H as from a clean sheet, where the bot of the first pass passed ("the game is already bid")."""
+    view = _rebid_view(60)
+    view["calls"] = view["calls"][:3] + [{"seat": 4, "call": "3D"}]
+    view["legal"] = [{"type": "call", "call": c} for c in ("P", "X", "3H", "3S", "3NT", "4H")]
+    assert bb.choose_call(view, 1) == {"type": "call", "call": "3H"}
+    view["calls"][-1] = {"seat": 4, "call": "P"}  # nobody took it: the game stands
+    assert bb.choose_call(view, 1) == {"type": "call", "call": "P"}
+
+
+def _response_view(part: int, opening: str, hand: list[str]) -> dict:
+    """North opened ``opening``; South (``hand``) to respond; NS has ``part`` below the line."""
+    from games.engine.bridge import BIDS
+
+    start = BIDS.index(opening) + 1
+    legal = [{"type": "call", "call": c} for c in ("P", "X", *BIDS[start:])]
+    return {
+        "phase": "auction",
+        "hand": hand,
+        "calls": [{"seat": 1, "call": opening}, {"seat": 2, "call": "P"}],
+        "legal": legal,
+        "score": {"below": [[{"points": part}] if part else [], []]},
+    }
+
+
+# 12 HCP, four hearts
+RAISE_HAND = ["KH", "QH", "8H", "4H", "AS", "9S", "3S", "KD", "7D", "4D", "8C", "6C", "2C"]
+
+
+def test_b5_the_response_bids_no_higher_than_the_game_needs():
+    """B-5: with 40 below the line 2H is a game: responder raises 1H to 2H, not 3H (the invitation
+    it makes from a clean sheet); ``mc`` (the yardstick, score-blind) still invites."""
+    assert bb.choose_call(_response_view(0, "1H", RAISE_HAND), 3) == {"type": "call", "call": "3H"}
+    assert bb.choose_call(_response_view(40, "1H", RAISE_HAND), 3) == {"type": "call", "call": "2H"}
+    assert bb.choose_call(_response_view(40, "1H", RAISE_HAND), 3, score_aware=False) == {
+        "type": "call",
+        "call": "3H",
+    }
+
+
+def test_b5_an_opening_that_is_already_game_is_passed():
+    """B-5: with 70 below the line partner's 1H makes the game (30 more): responder passes below a
+    slam try; a 1C opening (20) does not, and a slam-going hand still responds."""
+    assert bb.choose_call(_response_view(70, "1H", RAISE_HAND), 3) == {"type": "call", "call": "P"}
+    assert bb.choose_call(_response_view(70, "1C", RAISE_HAND), 3)["call"] != "P"
+    strong = ["AH", "KH", "QH", "4H", "AS", "KS", "3S", "KD", "7D", "4D", "8C", "6C", "2C"]  # 19 HCP
+    assert bb.choose_call(_response_view(70, "1H", strong), 3)["call"] != "P"
+    overcalled = _response_view(70, "1H", RAISE_HAND)  # East bid 1S over it: the game is not ours any more
+    overcalled["calls"][1] = {"seat": 2, "call": "1S"}
+    assert bb.choose_call(overcalled, 3)["call"] != "P"
+
+
 def test_card_play_takes_the_lowest_of_equal_cards(monkeypatch):
     """Issue 38: among cards worth the same tricks in every sampled world the strong bot plays the lowest
     (following suit, B-3); ``mc`` (the yardstick, the strong bot before) took the first in name order."""
