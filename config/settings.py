@@ -355,20 +355,17 @@ TABLE = {
     "TICK_SECONDS": float(env_str("TICK_SECONDS", "0.1")),
     # Database calls of the table's sockets run on this many threads per
     # Daphne process (the row lock serialises each match; tables run in parallel).
-    # Few: every busy thread takes the GIL from the event loop, where the moves,
-    # the fair deal's answers and every socket's writes run. At 200 tables
-    # starting, 8 such threads and 4 arrival threads starved the loop for up to
-    # 1.5 s at a time and the fair deal's answers came after their substitutes;
-    # 3 and 2 connected the sockets sooner and starved nothing (docs/performance.md).
+    # Few: every busy thread takes the GIL from the event loop (moves, fair deal
+    # answers, socket writes); 8 such threads and 4 arrival threads starved it at
+    # 200 tables starting, 3 and 2 starved nothing (docs/performance.md).
     "DB_THREADS": int(env_str("DB_THREADS", "3")),
     # ... and heartbeats on threads of their own: a burst of them never queues in front of a move.
     "BEAT_THREADS": int(env_str("BEAT_THREADS", "2")),
     # ... and arrivals (the greeting: room, state, presence) too: 800 sockets
     # connecting at once queue behind each other, not in front of the moves.
     "HELLO_THREADS": int(env_str("HELLO_THREADS", "2")),
-    # ... and a table's start (its match, its fair deal's record, its room frame)
-    # on one thread of its own: a thousand tables starting at once queue
-    # behind each other, not in front of the first deals and the moves (issue 39).
+    # ... and a table's start on a thread of its own: a thousand starts queue
+    # behind each other, not in front of the first deals and moves (issue 39).
     "START_THREADS": int(env_str("START_THREADS", "1")),
     # A person's plain move (a card or a call inside a round) runs on the
     # event loop itself, over this many PostgreSQL connections of the loop's
