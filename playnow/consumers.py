@@ -41,9 +41,10 @@ class _Hub:
         self.viewers.setdefault(consumer.language, set()).add(consumer)
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._run())
-        text = await self.text(consumer.language)
+        version = await sync_to_async(live.version)()
+        text = await self.text(consumer.language, version)
         if text is not None:
-            await self._push(consumer, text)
+            await self._push(consumer, text, version)
 
     def discard(self, consumer) -> None:
         self.viewers.get(consumer.language, set()).discard(consumer)
@@ -71,7 +72,8 @@ class _Hub:
             self.built[language] = (version, text)
             return text
 
-    async def _push(self, consumer, text: str) -> None:
+    async def _push(self, consumer, text: str, version: int) -> None:
+        consumer.seen = version
         if consumer.last == text:
             return
         consumer.last = text
@@ -97,14 +99,18 @@ class _Hub:
                 log.exception("lobby version unreadable")
                 continue
             for language in [lang for lang, group in self.viewers.items() if group]:
-                kept = self.built.get(language)
-                if kept is not None and kept[0] == version:
+                # Each viewer is brought to the version he has not seen: the
+                # kept text may be newer than what an earlier viewer got (a
+                # new viewer's arrival builds it at the version it finds, and
+                # that viewer alone is sent it then).
+                behind = [c for c in self.viewers.get(language, ()) if c.seen != version]
+                if not behind:
                     continue  # nothing changed: no query, nothing sent
                 text = await self.text(language, version)
                 if text is None:
                     continue
-                for consumer in list(self.viewers.get(language, ())):
-                    await self._push(consumer, text)
+                for consumer in behind:
+                    await self._push(consumer, text, version)
 
 
 hub = _Hub()
@@ -114,6 +120,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.language = self._language()
         self.last = None
+        self.seen = None  # the lobby version of the last text pushed
         await self.accept()
         await database_sync_to_async(sweeper.ensure)()
         await hub.add(self)

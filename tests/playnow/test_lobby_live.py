@@ -105,3 +105,30 @@ async def test_m5_a_burst_of_changes_gives_each_viewer_at_most_one_update_a_seco
     assert consumers.hub.builds - builds <= len(got) + 1 < made
     await one.disconnect()
     await two.disconnect()
+
+
+async def test_m5_a_viewer_is_brought_up_to_date_when_a_newer_viewers_arrival_built_the_text(settings, alice):
+    """M-5: a change, then a second viewer arriving before the next tick: his
+    arrival builds the text at the new version and sends it to him alone. The
+    first viewer must still get it on the tick (the hub once skipped him: it
+    kept one text per language and took "kept at this version" for "everyone
+    has it"; a practice table stayed in a watcher's lobby after its only person
+    left, because that person's own lobby page arrived between)."""
+    reverse("rooms:lobby")
+    settings.LOBBY_TICK_SECONDS = 2.0
+    first = await viewer()
+    table = await sync_to_async(services.press)(alice, "hokm2")  # a lobby change, committed
+    # He arrives before the next tick: the text is built at the new version and sent to him.
+    key = await sync_to_async(session_key_for)(None)
+    second = WebsocketCommunicator(
+        application,
+        "/ws/lobby/",
+        headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={key}".encode())],
+    )
+    assert (await second.connect())[0]
+    greeting = json.loads(await second.receive_from(timeout=5))
+    assert [t["code"] for t in greeting["waiting"]] == [table.room.code]
+    got = await until(first, lambda s: [t["code"] for t in s["waiting"]] == [table.room.code], 5)
+    assert got  # the first viewer has the table too, on the tick
+    await first.disconnect()
+    await second.disconnect()
