@@ -216,6 +216,9 @@ def review_data(request, deal_id: int):
         raise Http404
     payload = dict(entry_timeline(match))
     payload["viewer"] = challenge.ENTRANT_SEAT
+    # The entrant's seat is "you" only in one's own entry: beside it, another
+    # entrant's play of the deal shows his name alone.
+    payload["mine"] = deal.entry.user_id == request.user.pk
     return JsonResponse(payload)
 
 

@@ -197,6 +197,8 @@ def test_e2_no_entry_visible_before_the_close_every_entry_after(client, alice, b
     assert reverse("events:review_frame", args=[b.pk]) in page  # side by side with his own
     data = client.get(reverse("events:review_data", args=[a.pk])).json()
     assert data["replayable"] is True
+    assert data["mine"] is False  # alice's seat is not "you" to bob in the review
+    assert client.get(reverse("events:review_data", args=[b.pk])).json()["mine"] is True
     assert reverse("events:review", args=[a.pk]) in client.get(day_url).content.decode()
 
 

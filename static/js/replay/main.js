@@ -102,7 +102,7 @@ function renderSeats(step) {
         last ? h("div.bubble", { class: last.pass ? "pass" : "" }, last.text) : null,
         h("div.seat", { class: `${team}${acting ? " acting" : ""}`, "data-seat": n, role: "group", "aria-label": name },
           h("div.avatar-wrap", null, h("div.avatar", { "aria-hidden": "true" }, name.slice(0, 1).toUpperCase())),
-          h("div.seat-name", { title: name }, n === app.viewer ? fmt(gettext("%(name)s (you)"), { name }) : name),
+          h("div.seat-name", { title: name }, n === app.viewer && app.data.mine !== false ? fmt(gettext("%(name)s (you)"), { name }) : name),
           tags.length ? h("div.seat-tags", null, tags) : null)));
   }
 }
