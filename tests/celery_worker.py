@@ -20,9 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 class CeleryWorker:
     """``celery -A config worker`` on ``queue`` with ``env``, its output in ``log``;
-    ``name`` is the node's name (two workers on one queue need two)."""
+    ``name`` is the node's name (two workers on one queue need two); ``extra``,
+    more options (``-B`` for an embedded beat)."""
 
-    def __init__(self, env: dict, queue: str, log: Path, name: str | None = None):
+    def __init__(self, env: dict, queue: str, log: Path, name: str | None = None, extra=()):
         self.queue = queue
         self.log = log
         self.proc = subprocess.Popen(
@@ -46,6 +47,7 @@ class CeleryWorker:
                 "--without-heartbeat",
                 "-l",
                 "info",
+                *extra,
             ],
             cwd=ROOT,
             env={**env, "CELERY_QUEUE": queue},

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -24,6 +21,7 @@ from config.celery import app as celery_app
 from games import engine, services
 from games.models import Match, Move
 from rooms import services as room_service
+from tests.celery_worker import CeleryWorker
 from tests.rooms.conftest import make_room
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +57,9 @@ def lateness(match_id, seq, deadline):
 # --- Celery ----------------------------------------------------------------------------------
 
 
-class Worker:
+class Worker(CeleryWorker):
+    """A worker on the test's queue and database (``beat``: with Celery beat in it)."""
+
     def __init__(self, queue: str, beat: bool, tmp: Path):
         db = connection.settings_dict
         env = {
@@ -77,41 +77,10 @@ class Worker:
             "SWEEP_SECONDS": "1",
             "CACHE_PREFIX": f"celery-test-{queue}",
         }
-        self.log = tmp / f"worker-{uuid.uuid4().hex[:6]}.log"
-        args = [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-P",
-            "solo",
-            "-c",
-            "1",
-            "-Q",
-            queue,
-            "-n",
-            f"w-{uuid.uuid4().hex[:6]}@%h",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-l",
-            "info",
-        ]
-        if beat:
-            args += ["-B", "-s", str(tmp / f"beat-{uuid.uuid4().hex[:6]}")]
-        self.proc = subprocess.Popen(
-            args,
-            cwd=ROOT,
-            env=env,
-            stdout=self.log.open("w"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        if not wait_until(lambda: "ready." in self.log.read_text(), 30, 0.2):
-            self.stop()
-            raise AssertionError("the Celery worker did not start:\n" + self.log.read_text()[-3000:])
+        extra = ["-B", "-s", str(tmp / f"beat-{uuid.uuid4().hex[:6]}")] if beat else []
+        log = tmp / f"worker-{uuid.uuid4().hex[:6]}.log"
+        super().__init__(env, queue, log, name=f"w-{uuid.uuid4().hex[:6]}", extra=extra)
+        self.wait_ready(30)
 
     def received(self) -> int:
         return len(re.findall(r"Task games\.tasks\.expire_turn\[[^]]+\] received", self.log.read_text()))
@@ -123,18 +92,6 @@ class Worker:
                 self.log.read_text(),
             )
         )
-
-    def kill(self):
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self):
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 @pytest.fixture
