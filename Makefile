@@ -44,12 +44,11 @@ services:
 browser:
 	@bash scripts/ensure_chromium.sh
 
-# One process by default (TEST_WORKERS=0). TEST_WORKERS=2 runs two pytest-xdist
-# workers: each test module one work unit, the longest first (tests/conftest.py),
-# the browser modules on both workers, each worker its own test database, browser
-# database, Daphne and prefixes; not yet shown to pass reliably on the shared
-# 2-core machine (docs/testing.md).
-TEST_WORKERS ?= 0
+# Two pytest-xdist workers by default (TEST_WORKERS=2; 0 runs one process): each
+# test module one work unit, the longest first (tests/conftest.py), the browser
+# modules on both workers, each worker its own test database, browser database,
+# Daphne and prefixes (docs/testing.md).
+TEST_WORKERS ?= 2
 
 test: $(STAMP) lint messages services browser
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_PREFIX=test-$$(date +%s%N) \

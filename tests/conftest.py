@@ -33,18 +33,21 @@ if XDIST_WORKER:
             _cache["KEY_PREFIX"] = os.environ["CACHE_PREFIX"]
 
 
-# The longest work units (docs/testing.md's profile), handed out first so that
+# The longest work units (docs/testing.md's profile of 7 December), handed out first so that
 # neither worker is left with one of them at the end while the other idles.
 LONG_FIRST = (
-    "tests/events/test_challenge.py",
-    "tests/browser/test_events.py",
+    "tests/browser/test_events_day.py",
     "tests/browser/test_table_hokm_points.py",
-    "tests/browser/test_bridge_sheet_place.py",
-    "tests/browser/test_playnow.py",
     "tests/browser/test_a11y_pages.py",
     "tests/browser/test_a11y_table.py",
+    "tests/browser/test_playnow.py",
+    "tests/browser/test_table_shelem_points.py",
+    "tests/events/test_challenge.py",
     "tests/browser/test_hints_and_calls.py",
-    "tests/browser/test_presence_cut_off.py",
+    "tests/browser/test_events.py",
+    "tests/browser/test_table2_bridge_layout.py",
+    "tests/browser/test_hokm2_match.py",
+    "tests/engine/test_bridge_properties.py",
 )
 
 

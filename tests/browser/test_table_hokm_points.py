@@ -268,6 +268,20 @@ def test_clock_played_card_is_said_in_words(people):
     sina = people("sina", lang="en", viewport=DESKTOP)
     start_hokm_with_bots(sina, turn_seconds=10)
     page = sina.page
+    # The ring of the viewer's own running clock steps down with the page's tick and is never
+    # eased: an eased stroke-dashoffset restarted every 250 ms kept the page repainting every
+    # frame (a third of a CPU core per open table, measured in Chromium).
+    ring = page.locator(".seat.me.timed .ring-fg")
+    ring.wait_for(timeout=45000)
+    first = float(ring.evaluate("el => el.style.strokeDashoffset || '0'"))
+    wait_until(
+        lambda: float(ring.evaluate("el => el.style.strokeDashoffset || '0'")) > first,
+        message="the ring counting down",
+    )
+    easing = page.evaluate(
+        "() => document.getAnimations().filter((a) => a.transitionProperty === 'stroke-dashoffset').length"
+    )
+    assert easing == 0, "the clock's ring is eased between ticks"
     toast = page.locator("[data-testid=toast].toast-clock")
     toast.wait_for(timeout=45000)
     text = toast.inner_text()
