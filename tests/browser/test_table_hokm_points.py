@@ -273,11 +273,12 @@ def test_clock_played_card_is_said_in_words(people):
     # frame (a third of a CPU core per open table, measured in Chromium).
     ring = page.locator(".seat.me.timed .ring-fg")
     ring.wait_for(timeout=45000)
-    first = float(ring.evaluate("el => el.style.strokeDashoffset || '0'"))
-    wait_until(
-        lambda: float(ring.evaluate("el => el.style.strokeDashoffset || '0'")) > first,
-        message="the ring counting down",
-    )
+
+    def offset() -> float:
+        return float(ring.evaluate("el => el.style.strokeDashoffset || '0'"))
+
+    first = offset()
+    wait_until(lambda: offset() > first, message="the ring counting down")
     easing = page.evaluate(
         "() => document.getAnimations().filter((a) => a.transitionProperty === 'stroke-dashoffset').length"
     )
