@@ -127,73 +127,9 @@ class LaneAuthMiddleware(AuthMiddleware):
 
 
 def _get_user(scope):
-    """Channels' ``get_user``, with the user's profile read in the same
-    statement (a socket's greeting reads it for its language and its
-    reaction setting: one round trip less per arrival, issue 39) when the
-    session's backend reads users as Django's ModelBackend does."""
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, load_backend
-    from django.contrib.auth.backends import ModelBackend
-    from django.contrib.auth.models import AnonymousUser
-    from django.utils.crypto import constant_time_compare
-
-    session = scope.get("session")
-    try:
-        backend_path = session[BACKEND_SESSION_KEY]
-        user_id = _user_id(session)
-    except Exception:  # noqa: BLE001 - no user in this session, or an odd one: Channels decides
-        return channels_get_user.func(scope)
-    if backend_path not in settings.AUTHENTICATION_BACKENDS:
-        return AnonymousUser()
-    backend = load_backend(backend_path)
-    if not isinstance(backend, ModelBackend) or type(backend).get_user is not ModelBackend.get_user:
-        return channels_get_user.func(scope)
-    user = _user_reader().one([user_id])
-    if user is None or not backend.user_can_authenticate(user):
-        return AnonymousUser()
-    session_hash = session.get(HASH_SESSION_KEY)
-    if not (session_hash and constant_time_compare(session_hash, user.get_session_auth_hash())):
-        session.flush()
-        return AnonymousUser()
-    return user
-
-
-_USER_READ = None
-
-
-def _user_reader():
-    """``select_related("profile").filter(pk=...).first()`` of the user model,
-    through a statement built once (infra/rows.py: a thousand sockets
-    arriving at once compiled the same queryset a thousand times)."""
-    global _USER_READ
-    if _USER_READ is None:
-        from django.db import connection
-
-        from .rows import RowReader
-
-        User = _user_model()
-        profile = User._meta.get_field("profile").related_model
-        quote = connection.ops.quote_name
-        users, profiles = quote(User._meta.db_table), quote(profile._meta.db_table)
-        user_id = quote(profile._meta.get_field("user").column)
-        _USER_READ = RowReader(
-            User,
-            f"{users}.{quote(User._meta.pk.column)} = %s LIMIT 1",
-            joins=f"LEFT OUTER JOIN {profiles} ON {profiles}.{user_id} = {users}.{quote(User._meta.pk.column)}",
-            related={"profile": (profile, profile._meta.db_table)},
-        )
-    return _USER_READ
-
-
-def _user_id(session):
-    from django.contrib.auth import SESSION_KEY
-
-    return _user_model()._meta.pk.to_python(session[SESSION_KEY])
-
-
-def _user_model():
-    from django.contrib.auth import get_user_model
-
-    return get_user_model()
+    """Channels' ``get_user`` (the session's backend reads the user: the
+    site's own reads his profile in the same statement, accounts/backends.py)."""
+    return channels_get_user.func(scope)
 
 
 def LaneAuthMiddlewareStack(inner):

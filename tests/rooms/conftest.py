@@ -9,6 +9,7 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
@@ -36,7 +37,7 @@ def session_key_for(user=None) -> str:
     store = SessionStore()
     if user is not None:
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]  # what signing in writes
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     else:
         store["visitor"] = True

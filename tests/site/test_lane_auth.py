@@ -87,6 +87,61 @@ async def test_a_signed_in_socket_reads_its_user_and_profile_in_one_statement(dj
     await sync_to_async(read)()
 
 
+async def test_a_signed_in_socket_compiles_no_queryset_for_its_session_and_user(monkeypatch):
+    """Issue 39: 4,000 sockets arriving at once each compiled Django's session
+    query and the user's ``select_related`` again (the site's backend had
+    replaced the one whose read was prepared): now both are statements built
+    once, read from a cold cache here as after a restart."""
+    from django.db.models.sql.compiler import SQLCompiler
+
+    from infra.sessions import SessionStore as SiteStore
+
+    users = [
+        await sync_to_async(get_user_model().objects.create_user)(f"cold{i}", password="pw-cold-123")
+        for i in range(2)
+    ]
+    keys = [await sync_to_async(session_key_for)(u) for u in users]
+    compiled = []
+    real = SQLCompiler.as_sql
+
+    def counting(self, *args, **kwargs):
+        compiled.append(self.query.model)
+        return real(self, *args, **kwargs)
+
+    def read(key):
+        store = SiteStore(key)
+        store._cache.delete(store.cache_key)  # cold: the database's row
+        return websocket._get_user({"session": store})
+
+    first = await sync_to_async(read)(keys[0])  # builds the statements once
+    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
+    found = await sync_to_async(read)(keys[1])
+    assert first.pk == users[0].pk and found.pk == users[1].pk
+    assert found.profile.user_id == users[1].pk
+    assert compiled == []
+
+
+async def test_an_expired_session_is_anonymous():
+    from datetime import timedelta
+
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    user = await sync_to_async(get_user_model().objects.create_user)("old", password="pw-old-1234")
+    key = await sync_to_async(session_key_for)(user)
+    await Session.objects.filter(session_key=key).aupdate(expire_date=timezone.now() - timedelta(seconds=1))
+
+    def cold():
+        from infra.sessions import SessionStore as SiteStore
+
+        store = SiteStore(key)
+        store._cache.delete(store.cache_key)
+
+    await sync_to_async(cold)()
+    seen = await _resolve(_scope(key))
+    assert isinstance(seen["user"]._wrapped, AnonymousUser)
+
+
 async def test_a_session_whose_password_changed_is_anonymous_and_flushed():
     user = await sync_to_async(get_user_model().objects.create_user)("moved", password="pw-moved-123")
     key = await sync_to_async(session_key_for)(user)
