@@ -192,10 +192,19 @@ class Floor:
         stats = Stats()
         rng = random.Random(1)
         self.tables = [FloorTable(i, stats, self.think, rng) for i in range(args.tables)]
-        await connect_all(
+        meter = CpuMeter(self.procs, None)
+        before = meter.sample()
+        connected = await connect_all(
             self.tables, lambda t, s: f"ws://127.0.0.1:{port}/ws/floor/t{t.index}/", lambda t, s: {}, stats
         )
-        self.side = Side("floor", self.tables, stats, CpuMeter(self.procs, None), self.think[1] + 5)
+        after = meter.sample()
+        # The arrivals' floor: a bare Channels socket's handshake and group, nothing read.
+        print(
+            f"floor: {4 * len(self.tables)} sockets connected in {connected:.1f} s; cpu s: "
+            + " ".join(f"{k}={after[k] - v:.1f}" for k, v in before.items() if k != "postgres"),
+            flush=True,
+        )
+        self.side = Side("floor", self.tables, stats, meter, self.think[1] + 5)
         return self.side
 
     def summary(self) -> dict:

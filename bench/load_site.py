@@ -118,14 +118,19 @@ class Site:
         counters = Counters(procs, [] if args.url else ports)
         self.beats = Beats(10.0)
         sockets = sum(len(t.connect_seats) for t in self.tables)
+        meter = CpuMeter(procs, args.database_url.rsplit("/", 1)[1])
+        cpu = [await asyncio.to_thread(meter.sample)]
         before = await asyncio.to_thread(counters.read)
         self.connect_began = time.monotonic()
         self.connect_s = await connect_all(self.tables, url, headers, stats, on_table=self.beats.start)
         await _all_greeted(self.tables, 60)
         self.greeted_s = time.monotonic() - self.connect_began
+        cpu.append(await asyncio.to_thread(meter.sample))
         connected = await asyncio.to_thread(counters.read)
         await self.start_tables(getattr(args, "start_rate", START_RATE), getattr(args, "start_window", 0))
         await _all_started(self.tables, 60)
+        starts_s = time.monotonic() - self.connect_began - self.greeted_s
+        cpu.append(await asyncio.to_thread(meter.sample))
         started = await asyncio.to_thread(counters.read)
         print(
             f"site: {len(self.tables)} tables created in {self.setup_s:.1f} s, "
@@ -135,8 +140,12 @@ class Site:
         )
         print(Counters.per("per arrival (socket)", before, connected, sockets), flush=True)
         print(Counters.per("per table start", connected, started, len(self.tables)), flush=True)
+        for phase, a, b, wall in (
+            ("arrivals", cpu[0], cpu[1], self.greeted_s),
+            ("starts", cpu[1], cpu[2], starts_s),
+        ):
+            print(f"{phase} cpu s: {_cpu_delta(a, b)} (in {wall:.1f} s of wall time)", flush=True)
         self.rss_conn = procs.rss_mb("daphne")
-        meter = CpuMeter(procs, args.database_url.rsplit("/", 1)[1])
         self.side = Side("site", self.tables, stats, meter, self.think[1] + ROUND_PAUSE + 5, self.beats)
         return self.side
 
@@ -220,9 +229,7 @@ class Site:
         sockets = sum(len(t.connect_seats) for t in self.tables)
         print(Counters.per("per reconnection (socket)", before, after, sockets), flush=True)
         print(
-            "reconnect cpu s: "
-            + " ".join(f"{k}={cpu_after.get(k, 0.0) - v:.1f}" for k, v in cpu_before.items())
-            + f" (in {resynced:.1f} s of wall time)",
+            f"reconnect cpu s: {_cpu_delta(cpu_before, cpu_after)} (in {resynced:.1f} s of wall time)",
             flush=True,
         )
         return out
@@ -322,3 +329,8 @@ async def run_both(args, think) -> tuple[dict | None, dict]:
         if floor is not None:
             await floor.close()
         await site.close()
+
+
+def _cpu_delta(before: dict, after: dict) -> str:
+    """CPU seconds of each kind of process between two ``CpuMeter.sample``s."""
+    return " ".join(f"{k}={after.get(k, 0.0) - v:.1f}" for k, v in before.items())
