@@ -36,6 +36,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from friends import notify
 from games import engine
 from games.errors import PlayError
 from games.models import Match
@@ -237,6 +238,12 @@ def _open_table(arena: Arena, seated: list) -> ArenaTable:
             partner = seated[(i + 2) % 4]
             player.last_partner = partner.user_id if partner is not None else None
         player.save(update_fields=["busy", "free_since", "last_partner"])
+        # Wherever he is (the arena's page, the table of his last arena match, any
+        # other page), his pages hear that his table is ready (friends/consumers.py).
+        notify.on_commit(
+            player.user_id,
+            {"type": "friends.arena_seated", "arena": arena.name, "url": room.get_absolute_url()},
+        )
     return table
 
 

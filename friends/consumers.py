@@ -145,6 +145,12 @@ class MeConsumer(AsyncWebsocketConsumer):
     async def friends_notice(self, message):
         await self.send_json({"type": "notice", "kind": message.get("kind"), "reason": message.get("reason")})
 
+    async def friends_arena_seated(self, message):
+        """E-3: an arena seated him at a table (his pages lead him there)."""
+        await self.send_json(
+            {"type": "arena_seated", "arena": message.get("arena"), "url": message.get("url")}
+        )
+
     def _incoming(self) -> tuple[int, list[dict]]:
         from django.contrib.auth import get_user_model
 

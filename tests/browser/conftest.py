@@ -342,6 +342,49 @@ def what_now(player) -> str | None:
     return player.page.evaluate(WHAT_NOW)
 
 
+def act_on(player, need: str | None, turn: int) -> bool:
+    """Do what the table asks (``what_now``): take the shown card of the draft
+    two times in three and refuse it the third (H2-4), name the first suit as
+    trump, or play the first legal card. True when something was clicked."""
+    page = player.page
+    try:
+        if need == "draft":
+            page.locator("[data-testid=draft-take]" if turn % 3 else "[data-testid=draft-refuse]").click(
+                timeout=3000, force=True
+            )
+        elif need == "trump":
+            page.locator("[data-testid=trump-panel] .suit-btn").first.click(timeout=3000)
+        elif need == "card":
+            page.locator("[data-testid=hand] button.card.legal").first.click(
+                position={"x": 10, "y": 30}, timeout=3000, force=True
+            )
+        else:
+            return False
+    except Exception:  # noqa: BLE001 - re-rendered under the pointer; the next look tries again
+        return False
+    return True
+
+
+def play_match(players, timeout: float = 120.0, before=None) -> None:
+    """Every player at his table page clicks what it asks until each sees the
+    match's result; ``before(player, need)`` is called before each act."""
+    turn = 0
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        needs = [what_now(p) for p in players]
+        if all(need == "result" for need in needs):
+            return
+        progressed = False
+        for player, need in zip(players, needs, strict=True):
+            if before is not None:
+                before(player, need)
+            turn += 1
+            progressed = act_on(player, need, turn) or progressed
+        if not progressed:
+            time.sleep(0.04)
+    raise AssertionError("the match did not end")
+
+
 ROOM_URL = re.compile(r"/rooms/([a-z0-9]+)/$")
 
 

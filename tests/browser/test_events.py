@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -23,6 +24,7 @@ from .conftest import (
     ROOM_URL,
     ROOT,
     digits,
+    play_match,
     wait_until,
 )
 
@@ -55,7 +57,22 @@ def on_site(code: str, *args: str, extra_env: dict | None = None) -> str:
     return done.stdout.strip()
 
 
-def fresh_day(game: str = "hokm4") -> None:
+def before_midnight(minutes: float) -> None:
+    """Wait out the site's midnight (Asia/Tehran, 20:30 UTC) when it would fall
+    within the next ``minutes``: a day's challenge played across it would find
+    its day closed by the server's ticker half-way (E-1), a failure of the
+    clock, not of the site."""
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    now = datetime.now(ZoneInfo("Asia/Tehran"))
+    midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), now.tzinfo)
+    left = (midnight - now).total_seconds()
+    if left < minutes * 60:
+        time.sleep(left + 5)
+
+
+def fresh_day(game: str = "hokm4", minutes: float = 5) -> None:
     """Today's ``game`` challenge made anew for the calling test (E-1, E-2).
 
     The browser suite shares one server, hence one day: the tests that play
@@ -63,7 +80,9 @@ def fresh_day(game: str = "hokm4") -> None:
     them (or a rerun of the same one) found the day closed and its page
     without a play button. The day's row goes, with its entries and deals;
     the next events page makes a fresh row (a new seed and fingerprint), as
-    the day's first visitor does."""
+    the day's first visitor does. The test that calls it takes ``minutes``
+    at most: not across the site's midnight."""
+    before_midnight(minutes)
     on_site(
         "from events import challenge\n"
         "from events.models import ChallengeDay\n"
@@ -132,7 +151,7 @@ def play_deal(player, timeout: float = 180.0) -> None:
 
 
 def test_e1_e2_daily_hokm_challenge_play_leave_return_and_review_after_close(people):
-    fresh_day("hokm4")
+    fresh_day("hokm4", minutes=10)
     other = people("rival", lang="en", viewport=DESKTOP)
     sara = people("sara", lang="fa", viewport=DESKTOP)
 
@@ -231,35 +250,24 @@ def test_e3_arena_page_updates_live_as_two_players_join_and_finish_a_match(peopl
         p.page.locator("[data-testid=arena-table]").wait_for(timeout=20000)
     watcher.shot("events-arena-live-en-phone")
     ali.shot("events-arena-seated-fa-desktop")
-    # The match is played to its end on the site (both people's moves through the play service).
-    on_site(
-        "from events.models import ArenaTable\n"
-        "from games import engine, services\n"
-        "from games.engine import CHANCE\n"
-        "from games.errors import PlayError\n"
-        "from games.models import Match\n"
-        "import time\n"
-        "t = ArenaTable.objects.get(arena_id=int(sys.argv[1]))\n"
-        "for _ in range(20000):\n"
-        "    m = Match.objects.get(pk=t.match_id)\n"
-        "    if m.status != 'active':\n"
-        "        break\n"
-        "    g = engine.get(m.game)\n"
-        "    to_act = g.to_act(m.state)\n"
-        "    seat = min(to_act)\n"
-        "    if seat == CHANCE:\n"
-        "        if services.expire(m.pk, m.version) is None:\n"
-        "            time.sleep(0.2)  # the result pause or the fair deal's wait\n"
-        "        continue\n"
-        "    try:\n"
-        "        services.play(m.pk, g.auto_action(m.state, seat), seat=seat, version=m.version)\n"
-        "    except PlayError:\n"
-        "        pass  # the site's own clock moved first: read again\n",
-        arena_id,
-        # The deals at once: no result pause here, and no browser at this table sends
-        # the fair deal's values, so its substitutes at once (F-4), as onsite.py's matches.
-        extra_env={"ROUND_PAUSE": "0", "FAIR_WAIT_SECONDS": "0"},
-    )
+    # Each goes to his table by the arena page's link and plays the match to its end by
+    # clicking (the draft, the trump, the cards), while the watcher's page stays open.
+    for p in (ali, bea):
+        p.page.locator("[data-testid=arena-table]").click()
+        p.page.wait_for_url(ROOM_URL)
+    play_match((ali, bea), timeout=240)
+    # Free again, the two are seated again at once (no one else is free), and the
+    # page of the table they just finished says where the next one is (E-3).
+    old_table = bea.page.url
+    toast = bea.page.locator("[data-testid=arena-seated-toast]")
+    toast.wait_for(timeout=20000)
+    ali.page.locator("[data-testid=arena-seated-toast]").wait_for(timeout=20000)
+    bea.shot("events-arena-match-result-en-desktop")
+    ali.shot("events-arena-match-result-fa-desktop")
+    toast.locator("a").click()
+    bea.page.wait_for_url(ROOM_URL)
+    assert bea.page.url != old_table
+    bea.page.locator("[data-testid=hand]").wait_for()
     wait_until(
         lambda: sorted(digits(x) for x in rows.locator("td:nth-child(3)").all_inner_texts()) == ["0", "2"],
         timeout=30,

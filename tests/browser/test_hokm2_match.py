@@ -4,33 +4,11 @@ draft (H2-4), the hakem's trump, the cards; then the result panel and
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from .conftest import DESKTOP, PHONE, ROOM_URL, wait_until, what_now
+from .conftest import DESKTOP, PHONE, ROOM_URL, play_match, wait_until, what_now
 
 pytestmark = pytest.mark.browser
-
-
-def act(player, need: str, turn: int) -> bool:
-    page = player.page
-    try:
-        if need == "draft":
-            page.locator("[data-testid=draft-take]" if turn % 3 else "[data-testid=draft-refuse]").click(
-                timeout=3000, force=True
-            )
-        elif need == "trump":
-            page.locator("[data-testid=trump-panel] .suit-btn").first.click(timeout=3000)
-        elif need == "card":
-            page.locator("[data-testid=hand] button.card.legal").first.click(
-                position={"x": 10, "y": 30}, timeout=3000, force=True
-            )
-        else:
-            return False
-    except Exception:  # noqa: BLE001 - re-rendered under the pointer; the next look tries again
-        return False
-    return True
 
 
 def test_hokm_for_two_to_the_end_and_play_again(people):
@@ -50,25 +28,15 @@ def test_hokm_for_two_to_the_end_and_play_again(people):
     wait_until(lambda: not start.is_disabled(), message="the start button")
     start.click()
 
-    drafted_shot = False
-    turn = 0
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        needs = [what_now(p) for p in (ann, ben)]
-        if needs == ["result", "result"]:
-            break
-        progressed = False
-        for p, need in zip((ann, ben), needs, strict=True):
-            if need == "draft" and p is ben and not drafted_shot:
-                ben.shot("hokm2-draft-en-phone")
-                drafted_shot = True
-            turn += 1
-            progressed = act(p, need, turn) or progressed
-        if not progressed:
-            time.sleep(0.04)
-    else:
-        raise AssertionError("the match did not end")
-    assert drafted_shot
+    drafted: list[bool] = []
+
+    def shoot_the_draft(player, need) -> None:
+        if need == "draft" and player is ben and not drafted:
+            ben.shot("hokm2-draft-en-phone")
+            drafted.append(True)
+
+    play_match((ann, ben), before=shoot_the_draft)
+    assert drafted
 
     ann.shot("hokm2-match-result-fa-desktop")
     assert ann.page.locator("[data-testid=final-score]").inner_text().strip()

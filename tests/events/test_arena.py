@@ -617,3 +617,25 @@ def test_e3_a_restart_in_the_middle_of_an_arena_match_loses_nothing(settings, al
         assert table.scored
     rows = list(ArenaPlayer.objects.filter(arena=a))
     assert len(rows) == 5 and all(p.played == 1 and not p.busy for p in rows)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_e3_a_seated_player_is_told_on_every_open_page_where_his_table_is(alice, bob, charlie, dave):
+    """E-3: "seated as soon as a table's worth are free" is worth something only if
+    he goes there: a player whose last arena match just ended sits at its table's
+    page, not the arena's. His per-user socket (every page of a signed-in player)
+    hears of his new table, with its address, once the seating has committed."""
+    from tests.friends.conftest import next_frame, open_me
+
+    a = await sync_to_async(running_arena)()
+    pages = {}
+    for user in (alice, bob, charlie, dave):
+        pages[user.pk], _hello = await open_me(user)
+        await sync_to_async(arena.join)(a, user)
+    tables = await sync_to_async(arena.seat_free)(a)
+    assert len(tables) == 1
+    room = await Room.objects.aget(pk=tables[0].room_id)
+    for user in (alice, bob, charlie, dave):
+        frame = await next_frame(pages[user.pk], "arena_seated")
+        assert frame == {"type": "arena_seated", "arena": a.name, "url": room.get_absolute_url()}
+        await pages[user.pk].disconnect()

@@ -159,7 +159,8 @@ function startCountdowns() {
   setInterval(tick, 1000);
 }
 
-function toast(message, testid, withLink) {
+// link: { href, text } or null; the toast goes after `seconds`.
+function toast(message, testid, link, seconds = 12) {
   const box = document.createElement("div");
   box.className = "fr-toast";
   box.setAttribute("role", "status");
@@ -167,14 +168,24 @@ function toast(message, testid, withLink) {
   const text = document.createElement("p");
   text.textContent = message;
   box.append(text);
-  if (withLink) {
-    const link = document.createElement("a");
-    link.href = "/friends/";
-    link.textContent = gettext("Open invitations");
-    box.append(link);
+  if (link) {
+    const a = document.createElement("a");
+    a.href = link.href;
+    a.textContent = link.text;
+    box.append(a);
   }
   document.body.append(box);
-  setTimeout(() => box.remove(), 12000);
+  setTimeout(() => box.remove(), seconds * 1000);
+}
+
+// E-3: an arena seated him at a table. The arena's own page shows the way there
+// itself; any other page (the table of his last arena match above all) says so
+// until he goes: his turn's clock runs at the new table.
+function arenaSeated(frame) {
+  if (!frame.url || location.pathname === frame.url || document.querySelector("[data-testid=arena]")) return;
+  for (const old of document.querySelectorAll("[data-testid=arena-seated-toast]")) old.remove();
+  const message = interpolate(gettext("%(arena)s: your next table is ready."), { arena: frame.arena || "" }, true);
+  toast(message, "arena-seated-toast", { href: frame.url, text: gettext("Go to your table") }, 120);
 }
 
 // online: true, false, or null while the friend hides his online status (R-9).
@@ -214,9 +225,11 @@ function handle(frame) {
   } else if (frame.type === "invite") {
     state.invites.set(frame.invite.id, withDeadline(frame.invite));
     renderInviteList();
-    toast(inviteText(frame.invite), "invite-toast", true);
+    toast(inviteText(frame.invite), "invite-toast", { href: "/friends/", text: gettext("Open invitations") });
   } else if (frame.type === "notice" && frame.kind === "warn") {
-    toast(interpolate(gettext("A moderator warns you: %(reason)s"), { reason: frame.reason || "" }, true), "warn-toast", false);
+    toast(interpolate(gettext("A moderator warns you: %(reason)s"), { reason: frame.reason || "" }, true), "warn-toast", null);
+  } else if (frame.type === "arena_seated") {
+    arenaSeated(frame);
   } else if (frame.type === "presence") {
     setPresence(frame.user, frame.online);
   }
