@@ -11,6 +11,7 @@ import time
 import pytest
 
 from .conftest import DESKTOP, PHONE, ROOM_URL, digits, wait_until
+from .test_events import before_midnight
 
 pytestmark = pytest.mark.browser
 
@@ -69,6 +70,7 @@ def play_board(player, shot_name: str, timeout: float = 300.0) -> dict:
 
 @pytest.mark.parametrize("lang, name", [("fa", "bahar"), ("en", "ben")])
 def test_e1_the_bridge_challenge_plays_a_duplicate_board_at_the_table(people, lang, name):
+    before_midnight(5)
     player = people(name, lang=lang, viewport=DESKTOP)
     page = player.goto("/events/")
     page.locator("[data-testid=challenge-bridge] a").click()

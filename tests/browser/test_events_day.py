@@ -46,7 +46,7 @@ def played(page) -> int:
 @pytest.mark.timeout(900)
 def test_e1_e2_a_whole_days_hokm_challenge_left_resumed_then_reviewed_beside_another(people):
     # Its own day: test_events.py plays today's Hokm challenge too and forces its close.
-    fresh_day("hokm4")
+    fresh_day("hokm4", minutes=12)
     rival = people("rivalday", lang="en", viewport=DESKTOP)
     nima = people("nimaday", lang="en", viewport=DESKTOP)
 

@@ -20,6 +20,18 @@ def instant_table(settings):
     settings.EVENTS_CHALLENGE_BOT_WORLDS = 24
 
 
+@pytest.fixture(autouse=True)
+def one_day(monkeypatch):
+    """E-1's day is the site's date (Asia/Tehran): a test that ran across its
+    midnight (20:30 UTC) saw the day change under it, its entry made on one
+    day and its page asked on the next. Each test keeps the date it began on."""
+    from events import challenge
+
+    day = challenge.today()
+    monkeypatch.setattr(challenge, "today", lambda: day)
+    return day
+
+
 def play_out(match_id: int, limit: int = 3000, person=None) -> Match:
     """Bots and the dealer through their deadlines (``services.expire``), a
     person's seat through ``services.play`` with ``person(game, state, seat)``

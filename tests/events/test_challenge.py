@@ -296,3 +296,15 @@ def test_e1_a_restart_in_the_middle_of_a_deal_loses_nothing(alice, bob):
     assert log_a == log_b
     b.refresh_from_db()
     assert b.done and b.value is not None
+
+
+def test_e1_a_test_keeps_its_day_when_the_sites_midnight_passes(one_day, monkeypatch):
+    """The pin of conftest.one_day: the site's clock moves past midnight, the
+    day the events' code sees stays the test's."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    real = timezone.localdate
+    monkeypatch.setattr(timezone, "localdate", lambda *a, **k: real(*a, **k) + timedelta(days=1))
+    assert challenge.today() == one_day
