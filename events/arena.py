@@ -229,6 +229,8 @@ def _open_table(arena: Arena, seated: list) -> ArenaTable:
     table.match_id = match.pk
     table.save(update_fields=["match_id"])
     n = len(seated)
+    url = room.get_absolute_url()
+    told = []
     for i, player in enumerate(seated):
         if player is None:
             continue
@@ -238,12 +240,10 @@ def _open_table(arena: Arena, seated: list) -> ArenaTable:
             partner = seated[(i + 2) % 4]
             player.last_partner = partner.user_id if partner is not None else None
         player.save(update_fields=["busy", "free_since", "last_partner"])
-        # Wherever he is (the arena's page, the table of his last arena match, any
-        # other page), his pages hear that his table is ready (friends/consumers.py).
-        notify.on_commit(
-            player.user_id,
-            {"type": "friends.arena_seated", "arena": arena.name, "url": room.get_absolute_url()},
-        )
+        told.append((player.user_id, {"type": "friends.arena_seated", "arena": arena.name, "url": url}))
+    # Wherever they are (the arena's page, the table of their last arena match, any
+    # other page), their pages hear that the table is ready (friends/consumers.py).
+    notify.on_commit_many(told)
     return table
 
 

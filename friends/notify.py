@@ -28,6 +28,16 @@ def on_commit(user_id: int, message: dict) -> None:
     transaction.on_commit(lambda: send_now(user_id, message))
 
 
+def on_commit_many(messages: list[tuple[int, dict]]) -> None:
+    """``on_commit`` for several players at once: one pipelined write to the layer."""
+    if not messages:
+        return
+    from rooms.broadcast import send_all
+
+    batch = [(friends_group(user_id), message) for user_id, message in messages]
+    transaction.on_commit(lambda: bridge.run(send_all, batch))
+
+
 def changed(user_id: int, what: str) -> None:
     """The friends list or requests of ``user_id`` changed: his pages refresh their counts."""
     on_commit(user_id, {"type": "friends.changed", "what": what})
