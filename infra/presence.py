@@ -160,6 +160,8 @@ def reset_store() -> None:
     global _store
     with _store_lock:
         _store = None
+    with _shown_lock:
+        _shown.clear()
 
 
 MISSED_GRACE = 0.3
@@ -195,8 +197,33 @@ def _reduced(entries: list, now: float) -> tuple:
     return tuple(sorted({(who, seat if seat is not None else 0, state(t, now)) for t, who, seat in entries}))
 
 
+SHOWN_KEPT = 10_000
+"""Rooms whose last shown presence is remembered (the oldest forgotten first)."""
+
+_shown: dict[str, tuple] = {}
+_shown_lock = threading.Lock()
+
+
+def shown(room: str, fingerprint: tuple) -> None:
+    """``room``'s presence as this process last showed it (a room frame sent,
+    or found the same as the one sent last): the heartbeats' checks read a
+    room again only when its presence differs (rooms/heartbeats.py). An
+    arrival's greeting sends its room, so the table's first check after its
+    four arrivals reads nothing (issue 39)."""
+    with _shown_lock:
+        _shown.pop(room, None)
+        _shown[room] = fingerprint
+        if len(_shown) > SHOWN_KEPT:
+            _shown.pop(next(iter(_shown)))
+
+
+def last_shown(room: str) -> tuple | None:
+    return _shown.get(room)
+
+
 def snapshot(room: str, seated: dict[int, str], now: float | None = None) -> dict:
-    """Presence of each seat (``seated``: seat -> who) and the spectator count.
+    """Presence of each seat (``seated``: seat -> who) and the spectator count,
+    and the ``fingerprint`` of the entries they were read from.
 
     connected: a heartbeat within one interval (``state``); connecting: an
     older one that has not expired yet (a tab that is reconnecting or
@@ -213,4 +240,4 @@ def snapshot(room: str, seated: dict[int, str], now: float | None = None) -> dic
         seats[number] = DISCONNECTED if t is None else state(t, now)
     players = set(seated.values())
     spectators = {who for _t, who, seat in entries if seat is None and who not in players}
-    return {"seats": seats, "spectators": len(spectators)}
+    return {"seats": seats, "spectators": len(spectators), "fingerprint": _reduced(entries, now)}

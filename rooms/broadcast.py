@@ -55,6 +55,13 @@ def room_seats(room: Room) -> list:
     return list(room.seats.select_related("user").order_by("number"))
 
 
+class Snapshot(dict):
+    """A room frame's body, with the fingerprint of the presence it shows
+    (``presence.snapshot``), which is not part of the frame."""
+
+    fingerprint: tuple | None = None
+
+
 def room_snapshot(room: Room, match=_CURRENT, seats: list | None = None) -> dict:
     """The ``room`` frame's body: an allow-list of public fields. ``match``:
     the room's current match (or None), and ``seats`` (``room_seats``), when
@@ -63,31 +70,37 @@ def room_snapshot(room: Room, match=_CURRENT, seats: list | None = None) -> dict
     seated = {s.number: f"u:{s.user_id}" for s in seats if s.user_id}
     live = presence.snapshot(room.code, seated)
     match = room.current_match() if match is _CURRENT else match
-    return {
-        "code": room.code,
-        "game": room.game,
-        "rules": room.rules,
-        "status": room.status,
-        "creator": room.creator.username,
-        "creator_id": room.creator_id,
-        "match": match.pk if match else None,
-        "match_status": match.status if match else None,
-        "match_players": sorted(p["user_id"] for p in match.players if p.get("user_id")) if match else [],
-        "seats": [
-            {
-                "number": s.number,
-                "user": s.user.username if s.user_id else None,
-                "user_id": s.user_id,
-                "bot": s.is_bot,
-                "level": s.bot_level if s.is_bot else None,
-                "ready": s.ready or s.user_id == room.creator_id,
-                "rematch": s.rematch or s.is_bot,
-                "presence": "connected" if s.is_bot else live["seats"].get(s.number, presence.DISCONNECTED),
-            }
-            for s in seats
-        ],
-        "spectators": live["spectators"],
-    }
+    body = Snapshot(
+        {
+            "code": room.code,
+            "game": room.game,
+            "rules": room.rules,
+            "status": room.status,
+            "creator": room.creator.username,
+            "creator_id": room.creator_id,
+            "match": match.pk if match else None,
+            "match_status": match.status if match else None,
+            "match_players": sorted(p["user_id"] for p in match.players if p.get("user_id")) if match else [],
+            "seats": [
+                {
+                    "number": s.number,
+                    "user": s.user.username if s.user_id else None,
+                    "user_id": s.user_id,
+                    "bot": s.is_bot,
+                    "level": s.bot_level if s.is_bot else None,
+                    "ready": s.ready or s.user_id == room.creator_id,
+                    "rematch": s.rematch or s.is_bot,
+                    "presence": "connected"
+                    if s.is_bot
+                    else live["seats"].get(s.number, presence.DISCONNECTED),
+                }
+                for s in seats
+            ],
+            "spectators": live["spectators"],
+        }
+    )
+    body.fingerprint = live["fingerprint"]
+    return body
 
 
 async def send_all(messages: list[tuple[str, dict]]) -> None:
@@ -242,6 +255,8 @@ def presence_changed(room: Room, force: bool = False, snapshot: dict | None = No
     if force or cache.get(key) != signature:
         cache.set(key, signature, timeout=3600)
         _send([(table_group(room.pk), {"type": "room.update", "room": snapshot})])
+    if getattr(snapshot, "fingerprint", None) is not None:
+        presence.shown(room.code, snapshot.fingerprint)
 
 
 def reaction(room_id: int, seat: int, reaction: str) -> None:

@@ -15,7 +15,8 @@ at most one check per room every half heartbeat in each process): the
 presence entries of every room due are read from the store together, in one
 round trip, and each reduced to a fingerprint (who is connected or
 connecting, at which seat); only when it differs from the one this process
-last saw is the room read from the database and its snapshot sent, if its
+last showed (``presence.shown``: its last check, or a room frame an arrival's
+greeting sent) is the room read from the database and its snapshot sent, if its
 signature changed (``broadcast.presence_changed``, whose signature in the
 cache keeps two processes from sending the same change twice). At a
 thousand tables the checks were four round trips to Redis per room, the
@@ -59,7 +60,6 @@ class Keeper:
     def __init__(self):
         self.touched: dict[tuple[str, str], tuple[str, int | None, float]] = {}
         self.rooms: dict[str, int] = {}  # room code -> id, of the heartbeats not yet written
-        self.fingerprints: dict[str, tuple] = {}  # room code -> the presence last seen
         self.next_check: dict[str, float] = {}  # room code -> when it may be checked again (monotonic)
         self.gone: dict[str, float] = {}  # connection -> when it closed
         self.lock = threading.Lock()
@@ -122,7 +122,6 @@ class Keeper:
         if len(self.next_check) > ROOMS_KEPT:  # rooms long quiet are forgotten
             for code in [c for c, at in self.next_check.items() if at < now - GONE_KEPT]:
                 del self.next_check[code]
-                self.fingerprints.pop(code, None)
         due = [code for code in rooms if self.next_check.get(code, 0.0) <= now]
         if not due:
             return
@@ -130,9 +129,9 @@ class Keeper:
         for code in due:
             self.next_check[code] = later
         for code, fingerprint in presence.fingerprints(due).items():
-            if self.fingerprints.get(code) == fingerprint:
-                continue
-            self.fingerprints[code] = fingerprint
+            if presence.last_shown(code) == fingerprint:
+                continue  # as this process last showed it: its arrivals' greetings, its last check
+            presence.shown(code, fingerprint)
             found = reads.room_now(rooms[code])
             if found is not None:
                 broadcast.presence_changed(found[0], snapshot=found[1])

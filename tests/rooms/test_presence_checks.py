@@ -72,9 +72,57 @@ def test_the_checks_forget_rooms_long_quiet(monkeypatch):
     old = time.monotonic() - heartbeats.GONE_KEPT - 10
     for k in range(5):
         keeper.next_check[f"quiet{k}"] = old
-        keeper.fingerprints[f"quiet{k}"] = ()
     keeper._check({})
-    assert keeper.next_check == {} and keeper.fingerprints == {}
+    assert keeper.next_check == {}
+
+
+def test_the_presence_shown_is_remembered_for_so_many_rooms_the_oldest_forgotten(monkeypatch):
+    monkeypatch.setattr(presence, "SHOWN_KEPT", 3)
+    rooms = [_code() for _ in range(5)]
+    for k, room in enumerate(rooms):
+        presence.shown(room, ((f"u:{k}", 1, "connected"),))
+    presence.shown(rooms[2], ())  # shown again: the newest
+    assert [presence.last_shown(r) for r in rooms] == [
+        None,
+        None,
+        (),
+        (("u:3", 1, "connected"),),
+        (("u:4", 1, "connected"),),
+    ]
+
+
+async def test_r_7_a_tables_arrivals_leave_its_first_check_nothing_to_read(
+    connect, alice, bob, charlie, dave
+):
+    """Issue 39: each arrival's greeting sends the room with its presence; the
+    heartbeats' first check of the table after its four arrivals found the
+    presence new to it and read the room again (three statements a table,
+    a thousand tables arriving). It reads nothing now; a change after them
+    (a fifth tab, a spectator) is still read and sent."""
+    from asgiref.sync import sync_to_async
+
+    room = await sync_to_async(make_room)(alice, [bob, charlie, dave])
+    sockets = [await connect(room, user) for user in (alice, bob, charlie, dave)]
+    keeper = heartbeats.Keeper()
+    sent = []
+
+    def check():
+        real = broadcast.presence_changed
+        with CaptureQueriesContext(connection) as queries:
+            try:
+                broadcast.presence_changed = lambda r, **kw: (sent.append(r.pk), real(r, **kw))
+                keeper._check({room.code: room.pk})
+            finally:
+                broadcast.presence_changed = real
+        keeper.next_check.clear()
+        return len(queries)
+
+    assert await sync_to_async(check)() == 0 and sent == []
+    presence.store().touch(room.code, "spectator-tab", "s:someone", None)
+    assert await sync_to_async(check)() > 0 and sent == [room.pk]
+    assert await sync_to_async(check)() == 0 and sent == [room.pk]  # shown: not read again
+    presence.store().drop(room.code, "spectator-tab")
+    assert len(sockets) == 4
 
 
 def test_the_store_is_redis_here():
