@@ -20,7 +20,7 @@ import pytest
 
 from games import fairdeal
 
-from .conftest import DESKTOP, PHONE, ROOM_URL, wait_until, what_now
+from .conftest import DESKTOP, PHONE, ROOM_URL, act_on, wait_until, what_now
 
 pytestmark = pytest.mark.browser
 
@@ -61,23 +61,6 @@ def tamper_round(number: int):
     return route
 
 
-def play_step(player) -> bool:
-    page = player.page
-    need = what_now(player)
-    try:
-        if need == "trump":
-            page.locator("[data-testid=trump-panel] .suit-btn").first.click(timeout=3000)
-        elif need == "card":
-            page.locator("[data-testid=hand] button.card.legal").first.click(
-                position={"x": 10, "y": 30}, timeout=3000, force=True
-            )
-        else:
-            return False
-    except Exception:  # noqa: BLE001 - re-rendered under the pointer: the next look tries again
-        return False
-    return True
-
-
 def badge(player) -> dict | None:
     return player.page.evaluate(
         """() => { const b = document.querySelector('[data-testid=fair-badge]');
@@ -94,7 +77,7 @@ def play_until(player, predicate, timeout=120.0):
     while time.monotonic() < end:
         if predicate():
             return
-        if not play_step(player):
+        if not act_on(player, what_now(player), 1):
             time.sleep(0.1)
     raise AssertionError(f"{player.name}: not reached; fair results {results(player)}")
 

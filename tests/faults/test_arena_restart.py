@@ -28,6 +28,7 @@ from events import arena
 from events.models import Arena, ArenaPlayer, ArenaTable
 from games import engine
 from games.models import Match, Move
+from tests.faults.harness import _true
 from tests.faults.harness_players import PAGE_BACKOFF, Player, until
 from tests.faults.harness_procs import Daphne, Worker, direct_database_url, site_env
 from tests.rooms.conftest import session_key_for
@@ -96,10 +97,6 @@ async def test_e3_an_arena_match_survives_daphne_and_the_worker_killed_mid_match
             f"v{match.version}; one chain of {len(seqs)} moves; scored once "
             f"({sorted(r.score for r in rows.values())}); {len(tables) - 1} next table(s)"
         )
-
-
-async def _true(value) -> bool:
-    return bool(value)
 
 
 async def _at_least(match_id: int, version: int) -> bool:
