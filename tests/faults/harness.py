@@ -19,6 +19,7 @@ from tests.faults.harness_players import (
     check_log,
     keep_nudging,
     open_tables,
+    shut_down,
     until,
     versions,
 )
@@ -135,18 +136,7 @@ class FaultSite:
 
     async def close(self) -> None:
         self.stop.set()
-        for c in self.clients:
-            c.stopped = True
-            c.acting = False
-            if c.ws is not None:
-                await c.ws.close()
-        for t in self.tasks:
-            t.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        if self.server is not None:
-            await sync_to_async(self.server.stop)()
-        if self.worker is not None:
-            await sync_to_async(self.worker.stop)()
+        await shut_down(self.clients, self.tasks, self.server, self.worker)
 
     async def check_logs(self) -> dict:
         """``check_log`` of every match, summed: acknowledged moves, moves, sent without an ack."""

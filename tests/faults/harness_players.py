@@ -246,6 +246,23 @@ async def until(predicate, timeout: float, every: float = 0.05) -> float | None:
     return None
 
 
+async def shut_down(clients: list[Client], tasks: list, server=None, worker=None) -> None:
+    """A fault test's end: every page stops and closes its socket, their tasks
+    end, then the site's Daphne and worker are stopped (when given)."""
+    for c in clients:
+        c.stopped = True
+        c.acting = False
+        if c.ws is not None:
+            await c.ws.close()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if server is not None:
+        await sync_to_async(server.stop)()
+    if worker is not None:
+        await sync_to_async(worker.stop)()
+
+
 async def keep_nudging(clients: list[Player], stop: asyncio.Event, heartbeat: float = 2.0):
     """Each page looks at its state twice a second (its own timer) and beats
     every ``heartbeat`` seconds (the site's pages: 10 s; shorter here so that

@@ -29,7 +29,7 @@ from events.models import Arena, ArenaPlayer, ArenaTable
 from games import engine
 from games.models import Match, Move
 from tests.faults.harness import _true
-from tests.faults.harness_players import PAGE_BACKOFF, Player, until
+from tests.faults.harness_players import PAGE_BACKOFF, Player, shut_down, until
 from tests.faults.harness_procs import Daphne, Worker, direct_database_url, site_env
 from tests.rooms.conftest import session_key_for
 
@@ -150,15 +150,7 @@ async def killed_mid_match(tmp_path, env: dict, code: str, seats: list, match_id
         assert await until(finished, 150) is not None, worker.text()[-2000:]
         return killed_at, resumed_s, time.monotonic() - up
     finally:
-        for p in players:
-            p.stopped = True
-            if p.ws is not None:
-                await p.ws.close()
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await sync_to_async(server.stop)()
-        await sync_to_async(worker.stop)()
+        await shut_down(players, tasks, server, worker)
 
 
 @pytest.mark.timeout(240)

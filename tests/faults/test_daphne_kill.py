@@ -29,7 +29,7 @@ from asgiref.sync import sync_to_async
 
 from games.models import Match, Move
 from rooms import services as room_service
-from tests.faults.harness_players import PAGE_BACKOFF, Client
+from tests.faults.harness_players import PAGE_BACKOFF, Client, shut_down
 from tests.faults.harness_procs import Daphne
 from tests.faults.harness_procs import direct_database_url as database_url
 from tests.games.test_deadlines import Worker
@@ -157,15 +157,7 @@ async def test_a_killed_daphne_with_50_clients_loses_no_acknowledged_move(
         final = await sync_to_async(db_version)(match.pk)
         assert await until(lambda: _true(all(c.v == final for c in clients)), 10) is not None
     finally:
-        for c in clients:
-            c.stopped = True
-            if c.ws is not None:
-                await c.ws.close()
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await sync_to_async(server.stop)()
-        await sync_to_async(worker.stop)()
+        await shut_down(clients, tasks, server, worker)
 
     moves = await sync_to_async(lambda: list(Move.objects.filter(match_id=match.pk).order_by("seq")))()
     assert [m.seq for m in moves] == list(range(1, final + 1))  # one chain, nothing applied twice
