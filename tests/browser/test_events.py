@@ -58,14 +58,16 @@ def on_site(code: str, *args: str, extra_env: dict | None = None) -> str:
 
 
 def before_midnight(minutes: float) -> None:
-    """Wait out the site's midnight (Asia/Tehran, 20:30 UTC) when it would fall
+    """Wait out the site's midnight (TIME_ZONE, Asia/Tehran: 20:30 UTC) when it would fall
     within the next ``minutes``: a day's challenge played across it would find
     its day closed by the server's ticker half-way (E-1), a failure of the
     clock, not of the site."""
     from datetime import datetime, timedelta
     from zoneinfo import ZoneInfo
 
-    now = datetime.now(ZoneInfo("Asia/Tehran"))
+    from django.conf import settings
+
+    now = datetime.now(ZoneInfo(settings.TIME_ZONE))
     midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), now.tzinfo)
     left = (midnight - now).total_seconds()
     if left < minutes * 60:
