@@ -12,7 +12,7 @@ os.environ.setdefault("SITE_HTTPS", "false")
 # tests/site/test_memory.py checks the server's tuning in a process of its own).
 os.environ.setdefault("GC_TUNING", "off")
 
-# `make test` runs the suite in two pytest-xdist workers. pytest-django gives
+# `make test` runs the suite in three pytest-xdist workers. pytest-django gives
 # each worker a test database of its own (test_<name>_gw0, ...); give each its
 # own cache and channel-layer prefixes on the shared Redis too, for this
 # process and for the servers and workers its tests start (they inherit the
@@ -33,20 +33,24 @@ if XDIST_WORKER:
             _cache["KEY_PREFIX"] = os.environ["CACHE_PREFIX"]
 
 
-# The longest work units (docs/testing.md's profile of 7 December), handed out first so that
-# neither worker is left with one of them at the end while the other idles.
+# The longest work units (the profile of 7 December, three workers; docs/testing.md), handed out
+# first so that no worker is left with one of them at the end while the others idle.
 LONG_FIRST = (
     "tests/browser/test_events_day.py",
     "tests/browser/test_table_hokm_points.py",
-    "tests/browser/test_a11y_pages.py",
-    "tests/browser/test_a11y_table.py",
-    "tests/browser/test_playnow.py",
-    "tests/browser/test_table_shelem_points.py",
-    "tests/events/test_challenge.py",
-    "tests/browser/test_hints_and_calls.py",
     "tests/browser/test_events.py",
-    "tests/browser/test_table2_bridge_layout.py",
-    "tests/browser/test_hokm2_match.py",
+    "tests/browser/test_a11y_pages.py",
+    "tests/bench",
+    "tests/browser/test_playnow.py",
+    "tests/browser/test_hints_and_calls.py",
+    "tests/browser/test_presence_cut_off.py",
+    "tests/browser/test_a11y_table.py",
+    "tests/events/test_challenge.py",
+    "tests/browser/test_table_shelem_points.py",
+    "tests/browser/test_fair_table.py",
+    "tests/browser/test_bridge_sheet_place.py",
+    "tests/rooms/test_room_lifecycle.py",
+    "tests/browser/test_table2_bridge.py",
     "tests/engine/test_bridge_properties.py",
 )
 
@@ -54,13 +58,16 @@ LONG_FIRST = (
 def pytest_xdist_make_scheduler(config, log):
     """``--dist loadfile`` (`make test`): every test module is one work unit,
     so its module-scoped fixtures are made once; the browser modules too, on
-    both workers: each worker starts its own Daphne, database and prefixes the
+    every worker: each worker starts its own Daphne, database and prefixes the
     first time it runs one (tests/browser/conftest.py's session fixture, named
     after the worker) and its own Chromium per run of browser modules (the
     directory's package fixture, closed before another directory's tests).
     The units are handed out longest first: the ones named in ``LONG_FIRST``,
     then the other browser modules (seconds each), then the rest by their
-    number of tests, xdist's own order."""
+    number of tests, xdist's own order. ``tests/bench`` is one unit: each of
+    its modules runs a benchmark with servers of its own (a Daphne's pool of
+    connections and more), and two of them beside each other and three
+    workers' browser servers took more than PostgreSQL's 100 connections."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
@@ -71,6 +78,9 @@ def pytest_xdist_make_scheduler(config, log):
         return len(LONG_FIRST) if scope.startswith("tests/browser/") else len(LONG_FIRST) + 1
 
     class Scheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "tests/bench" if nodeid.startswith("tests/bench/") else super()._split_scope(nodeid)
+
         def _assign_work_unit(self, node) -> None:
             first = min(self.workqueue, key=rank)  # min() keeps xdist's order among equals
             self.workqueue.move_to_end(first, last=False)
@@ -179,7 +189,7 @@ def _no_kept_matches():
 
 @pytest.fixture(autouse=True)
 def _fresh_content_types():
-    """Two workers (make test's -n 2, --dist loadfile) run transactional tests
+    """The workers (make test's -n 3, --dist loadfile) run transactional tests
     among the others: their flush gives the content types new ids, so a
     process's cached ones (the admin log, permissions) must be read again."""
     from django.contrib.contenttypes.models import ContentType

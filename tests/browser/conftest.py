@@ -169,6 +169,10 @@ def site(tmp_path_factory):
         # this long instead of ten minutes: its bots and its stand-in (L-7) stop playing, so
         # the suite's later tests do not share the two cores with every earlier test's table.
         "LOBBY_ABANDONED_SECONDS": "45",
+        # A few people per test: a smaller pool than the site's (16 + 8 for the moves), so three
+        # workers' servers beside the benchmarks' stay well within PostgreSQL's 100 connections.
+        "DB_POOL_SIZE": "8",
+        "MOVE_CONNECTIONS": "4",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "PYTHONUNBUFFERED": "1",

@@ -17,7 +17,7 @@ def instant_table(settings):
     # E-1's strong bots, with fewer sampled worlds than the site's (a whole
     # day's play costs minutes at 400): still never cut by time, so the same
     # play meets the same answer (test_challenge.py checks it).
-    settings.EVENTS_CHALLENGE_BOT_WORLDS = 24
+    settings.EVENTS_CHALLENGE_BOT_WORLDS = 8
 
 
 @pytest.fixture(autouse=True)
