@@ -48,7 +48,7 @@ browser:
 # browser tests wait on the page's own pacing more than on the two cores, so a
 # third worker fills the idle CPU (docs/testing.md: 17:40 -> 14:31). Each
 # test module one work unit, the longest first (tests/conftest.py), the browser
-# modules on both workers, each worker its own test database, browser database,
+# modules on every worker, each worker its own test database, browser database,
 # Daphne and prefixes (docs/testing.md).
 TEST_WORKERS ?= 3
 

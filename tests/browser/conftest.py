@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # One database per run (several people may run the suite on one machine at once).
-# Two xdist workers each run browser modules on a Daphne and a database of their own.
+# Each xdist worker runs browser modules on a Daphne and a database of its own.
 DB_NAME = (os.environ.get("BROWSER_DB_NAME") or f"takhteh_browser_{os.getpid()}") + (
     f"_{os.environ['PYTEST_XDIST_WORKER']}" if os.environ.get("PYTEST_XDIST_WORKER") else ""
 )
@@ -128,7 +128,7 @@ def browser():
     among async tests). Every test here is synchronous, so Playwright's event
     loop in this thread disturbs none of them; it is closed when the
     directory's tests end, before any other directory's asyncio tests run
-    (with two xdist workers, each time a worker turns from browser modules to
+    (with xdist workers, each time a worker turns from browser modules to
     others: a launch costs about a second). Each test still gets contexts of
     its own (``people``)."""
     from playwright.sync_api import sync_playwright
