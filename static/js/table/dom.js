@@ -43,6 +43,26 @@ export function fill(el, ...children) {
   return append(el, children);
 }
 
+/**
+ * Replace an element's children only when the new ones differ, as HTML, from
+ * those it was last given. The parts of the table that a frame leaves as they
+ * were (a seat, the score, the status line) keep their nodes: the browser does
+ * not style, lay out and paint them again for every card played, their hover
+ * and focus stay, and a live region does not speak the same words twice. What
+ * the page changes in place afterwards (the clock's ring and seconds) is not
+ * compared. Listeners are not HTML: give this only children whose handlers read
+ * the table's state when they run, not when they were made. True when replaced.
+ */
+export function fillChanged(el, ...children) {
+  const box = document.createElement("div");
+  append(box, children);
+  const html = box.innerHTML;
+  if (el.filledWith === html && el.childNodes.length) return false;
+  el.filledWith = html;
+  el.replaceChildren(...box.childNodes);
+  return true;
+}
+
 /** Small inline icons (decorative: the buttons carry the words). */
 const ICONS = {
   eye: '<path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z"/><circle cx="12" cy="12" r="3"/>',

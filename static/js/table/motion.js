@@ -52,11 +52,13 @@ function slideIn(wrap, pos) {
   const card = wrap.firstElementChild;
   if (!card || !card.animate) return;
   const [fx, fy] = FROM[pos] || [0, 1];
-  const dx = fx * card.offsetWidth;
+  // In the card's own widths and heights (a translate's percentages): nothing is measured,
+  // so the page is not laid out an extra time for each card that comes in.
+  const dx = fx * 100;
   // The top player's card grows in place: sliding down from his seat it would pass over his name and tags.
-  const dy = pos === "top" ? 0 : fy * card.offsetHeight;
+  const dy = pos === "top" ? 0 : fy * 100;
   card.animate(
-    [{ transform: `translate(${dx}px, ${dy}px) scale(0.92)`, opacity: 0.35 }, { transform: "none", opacity: 1 }],
+    [{ transform: `translate(${dx}%, ${dy}%) scale(0.92)`, opacity: 0.35 }, { transform: "none", opacity: 1 }],
     { duration: SLIDE_MS, easing: "cubic-bezier(.2,.8,.2,1)" },
   );
 }
@@ -91,7 +93,7 @@ function gather(r, lastTrick, winner, reduce) {
       if (!card.animate) continue;
       card.animate(
         [{ transform: "none", opacity: 1 },
-          { transform: `translate(${to[0] * card.offsetWidth}px, ${to[1] * card.offsetHeight}px) scale(0.55)`, opacity: 0 }],
+          { transform: `translate(${to[0] * 100}%, ${to[1] * 100}%) scale(0.55)`, opacity: 0 }],
         { duration: GATHER_MS, easing: "cubic-bezier(.5,0,.8,.4)", fill: "forwards" },
       );
     }

@@ -1,7 +1,7 @@
 // Everything the table shows, rebuilt from the app's state. Seats use
 // physical sides (geometry.js); text and panels follow the page direction.
 import { cardBack, cardFace, cardLabel, cardsText, cardText, SUIT_SYMBOL, suitName } from "./cards.js";
-import { fill, h, icon, prefersReducedMotion } from "./dom.js";
+import { fill, fillChanged, h, icon, prefersReducedMotion } from "./dom.js";
 import { seatPositions } from "./geometry.js";
 import { fmt, gettext, isolate, ngettext, num, pgettext, score, signed } from "./i18n.js";
 import { animateEvents, fastPlay, holdMs, setFastPlay } from "./motion.js";
@@ -319,7 +319,7 @@ export class Renderer {
       chips.push(this.scoreboard(frame.view));
       chips.push(h("div.chip.chip-clock", { "data-clock": "", "data-testid": "turn-clock" }));
     }
-    fill(this.el.tbar, chips);
+    fillChanged(this.el.tbar, chips);
   }
 
   trumpChip(view) {
@@ -415,12 +415,12 @@ export class Renderer {
       const { slot, body } = this.slots[pos];
       slot.hidden = false;
       slot.dataset.seat = String(n);
-      fill(body, this.seatEl(n, pos), this.seatExtra(n, pos));
+      fillChanged(body, this.seatEl(n, pos), this.seatExtra(n, pos));
     }
     for (const pos of POSITIONS) {
       if (!used.has(pos)) {
         this.slots[pos].slot.hidden = true;
-        fill(this.slots[pos].body);
+        fillChanged(this.slots[pos].body);
       }
     }
   }
@@ -674,7 +674,7 @@ export class Renderer {
     const frame = app.liveFrame;
     this.renderTrick();
     this.renderMiddle(frame);
-    fill(this.el.status, this.statusText());
+    fillChanged(this.el.status, this.statusText());
     const panel = buildPanel(this);
     const key = panel ? panel.key : null;
     if (key !== this.panelKey || (panel && panel.always)) {
