@@ -274,6 +274,17 @@ class Player:
         assert user.inner_text().strip() == self.name
         return self
 
+    def sign_in(self):
+        """Made and signed in by the suite's own door (tests/browser/urls.py),
+        then at the home page, as the form leaves him: no form to load and post."""
+        response = self.context.request.post(
+            f"{self.site}/__tests__/sign-in/", form={"username": self.name, "lang": self.lang}
+        )
+        assert response.ok, f"sign-in of {self.name}: {response.status} {response.text()[:300]}"
+        page = self.goto("/")
+        assert page.locator("[data-testid=signed-in-user]").inner_text().strip() == self.name
+        return self
+
     def sent(self, kind: str | None = None) -> list[dict]:
         frames = self.page.evaluate("() => (window.takhteh ? window.takhteh.sent.slice() : [])")
         return [f for f in frames if kind is None or f.get("type") == kind]
@@ -310,17 +321,23 @@ class Player:
 
 @pytest.fixture
 def people(browser, site):
-    """people("alice", lang="en", viewport=PHONE) -> a signed-up Player (anonymous with signed_up=False;
+    """people("alice", lang="en", viewport=PHONE) -> a signed-up Player at the home page (anonymous
+    with signed_up=False; through the real sign-up form with via_form=True, else made by the server;
     reduced_motion="reduce" for a browser that asks for less motion)."""
     made: list[Player] = []
 
     def make(
-        name: str, lang: str = "fa", viewport=None, signed_up: bool = True, reduced_motion=None
+        name: str,
+        lang: str = "fa",
+        viewport=None,
+        signed_up: bool = True,
+        reduced_motion=None,
+        via_form: bool = False,
     ) -> Player:
         player = Player(browser, site, unique(name) if signed_up else name, lang, viewport, reduced_motion)
         made.append(player)
         if signed_up:
-            player.sign_up()
+            player.sign_up() if via_form else player.sign_in()
         return player
 
     yield make

@@ -10,3 +10,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Issue 37: the daily challenge's bots at the quick level, so a whole day of
 # eight deals is played in the browser in reasonable time (the site's: strong).
 EVENTS_CHALLENGE_BOT_LEVEL = "easy"
+
+# The site's URLs and the suite's own sign-in door (tests/browser/urls.py); the
+# site's settings never name it, and a test checks that the site answers 404 there.
+ROOT_URLCONF = "tests.browser.urls"

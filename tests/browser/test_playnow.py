@@ -67,7 +67,7 @@ def press_play_now(player, key: str, where: str = "/"):
 
 
 def test_m1_a_newcomer_alone_plays_against_bots_within_25_seconds(people):
-    nima = people("newbie", lang="en", viewport=DESKTOP)
+    nima = people("newbie", lang="en", viewport=DESKTOP, via_form=True)  # the whole way a newcomer comes
     began = time.monotonic()
     page = press_play_now(nima, "hokm4")
     page.locator("[data-testid=wait-seats]").wait_for()
