@@ -34,6 +34,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from friends import notify
@@ -215,7 +216,13 @@ def _open_table(arena: Arena, seated: list) -> ArenaTable:
     """A private room of rooms' own for ``seated`` (ArenaPlayer rows by seat,
     ``None`` for a bot; seat 1 is a person), its match started."""
     first = seated[0].user
-    room = rooms_services.create_room(first, arena.game, arena.rules or {}, is_private=True)
+    room = rooms_services.create_room(
+        first,
+        arena.game,
+        arena.rules or {},
+        is_private=True,
+        arena_url=reverse("events:arena", args=[arena.pk]),
+    )
     for number, player in enumerate(seated[1:], start=2):
         if player is None:
             rooms_services.set_bot(room, first, number, True, BOT_LEVEL)

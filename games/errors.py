@@ -27,6 +27,7 @@ MESSAGES = {
     "already_seated": _("You already have a seat here."),
     "room_busy": _("The match has already started."),
     "not_finished": _("The match is not over yet."),
+    "arena_table": _("This is an arena's table: the arena seats you at your next one."),
     "confirm_required": _("Please confirm that you want to leave."),
     "sign_in": _("Sign in to take a seat."),
     "spectator": _("Spectators cannot do that."),

@@ -74,6 +74,7 @@ def room_snapshot(room: Room, match=_CURRENT, seats: list | None = None) -> dict
         {
             "code": room.code,
             "game": room.game,
+            "arena_url": room.arena_url or None,  # E-3: the arena's page, for an arena's table
             "rules": room.rules,
             "status": room.status,
             "creator": room.creator.username,

@@ -35,6 +35,16 @@ class Room(models.Model):
     story_next = models.PositiveSmallIntegerField(
         default=1, help_text=_("H4-X4: the chapter the narrator tells at this table's next tea.")
     )
+    arena_url = models.CharField(
+        _("arena page"),
+        max_length=200,
+        blank=True,
+        default="",
+        help_text=_(
+            "E-3: set when an arena made this room for one of its matches. Its players go back to "
+            "the arena, which seats them at their next table; no rematch is played here."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

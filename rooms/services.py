@@ -45,14 +45,18 @@ def _changed(room: Room, seats: list[Seat] | None = None, match: Match | None = 
     transaction.on_commit(lambda: signals.room_changed.send_robust(sender=Room, room_id=room_id))  # M-5
 
 
-def create_room(user, game: str, rules: dict | None = None, is_private: bool = False) -> Room:
+def create_room(
+    user, game: str, rules: dict | None = None, is_private: bool = False, arena_url: str = ""
+) -> Room:
     try:
         definition = engine.get(game)
         rules = definition.validate_rules(rules or {})
     except IllegalAction as exc:
         raise PlayError("bad_rules", exc.message) from None
     with transaction.atomic():
-        room = Room.objects.create(game=game, rules=rules, creator=user, is_private=is_private)
+        room = Room.objects.create(
+            game=game, rules=rules, creator=user, is_private=is_private, arena_url=arena_url
+        )
         Seat.objects.bulk_create([Seat(room=room, number=n) for n in range(1, definition.players + 1)])
         Seat.objects.filter(room=room, number=1).update(user=user)
     return room
@@ -200,7 +204,10 @@ def _begin(room: Room, seats: list[Seat]) -> Match:
 
 
 def rematch(room: Room, user, agree: bool = True) -> Match | None:
-    """R-3: a new match starts in the same room only when every player agreed."""
+    """R-3: a new match starts in the same room only when every player agreed.
+    Not at an arena's table (E-3): the arena seats its players at their next one."""
+    if room.arena_url:
+        raise PlayError("arena_table")
     with transaction.atomic():
         room = _mark_own_seat(room.pk, user, Room.Status.FINISHED, "not_finished", rematch=bool(agree))
         seats = list(Seat.objects.select_related("user").filter(room=room).order_by("number"))

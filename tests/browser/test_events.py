@@ -264,6 +264,13 @@ def test_e3_arena_page_updates_live_as_two_players_join_and_finish_a_match(peopl
     toast = bea.page.locator("[data-testid=arena-seated-toast]")
     toast.wait_for(timeout=20000)
     ali.page.locator("[data-testid=arena-seated-toast]").wait_for(timeout=20000)
+    # The result panel sends them back to the arena; no "Play again" at an arena's table.
+    for p in (ali, bea):
+        result = p.page.locator("[data-testid=match-result]")
+        back = result.locator("[data-testid=back-to-arena]")
+        assert back.get_attribute("href") == f"/events/arena/{arena_id}/"
+        assert result.locator("[data-testid=arena-next]").is_visible()
+        assert result.locator("[data-testid=rematch], [data-testid=rematch-count]").count() == 0
     bea.shot("events-arena-match-result-en-desktop")
     ali.shot("events-arena-match-result-fa-desktop")
     toast.locator("a").click()

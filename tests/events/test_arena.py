@@ -639,3 +639,35 @@ async def test_e3_a_seated_player_is_told_on_every_open_page_where_his_table_is(
         frame = await next_frame(pages[user.pk], "arena_seated")
         assert frame == {"type": "arena_seated", "arena": a.name, "url": room.get_absolute_url()}
         await pages[user.pk].disconnect()
+
+
+@pytest.mark.django_db
+def test_e3_an_arenas_table_sends_its_players_back_to_the_arena_and_plays_no_rematch(
+    alice, bob, charlie, dave
+):
+    """E-3: the arena seats its players at their next table; its room says where the
+    arena is (the result panel's "Back to the arena") and refuses a rematch, which
+    would keep them out of the arena's next tables. An ordinary room is not touched."""
+    from django.urls import reverse
+
+    from games.errors import PlayError
+    from rooms.broadcast import room_snapshot
+    from rooms.models import Seat
+
+    a = running_arena()
+    for user in (alice, bob, charlie, dave):
+        arena.join(a, user)
+    (table,) = arena.seat_free(a)
+    room = Room.objects.get(pk=table.room_id)
+    assert room.arena_url == reverse("events:arena", args=[a.pk])
+    assert room_snapshot(room)["arena_url"] == room.arena_url
+    play_out(table.match_id, limit=5000)
+    room.refresh_from_db()
+    assert room.status == Room.Status.FINISHED
+    with pytest.raises(PlayError) as refused:
+        rooms_services.rematch(room, alice)
+    assert refused.value.code == "arena_table"
+    assert not Seat.objects.filter(room=room, rematch=True).exists()
+    assert Match.objects.filter(room_id=room.pk).count() == 1
+    own = rooms_services.create_room(alice, "hokm4")
+    assert own.arena_url == "" and room_snapshot(own)["arena_url"] is None

@@ -526,11 +526,22 @@ function resultPanel(r) {
     const mine = view.viewer ? app.team(view.viewer) : 0;
     parts.push(scorePair(scoreNum(score[mine]), scoreNum(score[1 - mine]), "final-score"));
   }
-  parts.push(h("p.muted", { "data-testid": "rematch-count" },
-    fmt(gettext("Play again: %(k)s of %(n)s agreed"), { k: num(agreed), n: num(seats.length) })));
+  const arena = app.room.arena_url; // E-3: the arena seats its players at their next table
+  if (arena) {
+    parts.push(h("p.muted", { "data-testid": "arena-next" },
+      gettext("The arena seats you at your next table as soon as enough players are free.")));
+  } else {
+    parts.push(h("p.muted", { "data-testid": "rematch-count" },
+      fmt(gettext("Play again: %(k)s of %(n)s agreed"), { k: num(agreed), n: num(seats.length) })));
+  }
   const buttons = [];
+  if (arena) {
+    buttons.push(h("a.btn", { href: arena, "data-testid": "back-to-arena" }, gettext("Back to the arena")));
+  }
   if (mySeat && app.mode === "finished") {
-    if (mySeat.rematch) {
+    if (arena) {
+      // No rematch at an arena's table (the server refuses it too: arena_table).
+    } else if (mySeat.rematch) {
       buttons.push(h("button.btn.btn-ghost", { type: "button", "data-testid": "rematch-cancel",
         onclick: () => app.send({ type: "rematch", agree: false }) }, gettext("I changed my mind")));
     } else {
