@@ -22,6 +22,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests.browser import PASSWORD
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -38,7 +40,6 @@ CHANNEL_PREFIX = os.environ.get("BROWSER_CHANNEL_PREFIX") or f"t-{DB_NAME}"
 # The same for the cache (a fixed "browser" prefix let two runs, or two xdist workers'
 # runs, read each other's cached copies): the servers and commands of one run share it.
 CACHE_PREFIX = os.environ.get("BROWSER_CACHE_PREFIX") or f"c-{DB_NAME}"
-PASSWORD = "Card-table-2026!"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 FA_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹", "0123456789")

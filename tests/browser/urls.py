@@ -19,8 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from config.urls import urlpatterns as site
-
-PASSWORD = "Card-table-2026!"  # conftest.PASSWORD: a test may still sign in through the form
+from tests.browser import PASSWORD
 
 
 @csrf_exempt
