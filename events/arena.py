@@ -222,6 +222,7 @@ def _open_table(arena: Arena, seated: list) -> ArenaTable:
         arena.rules or {},
         is_private=True,
         arena_url=reverse("events:arena", args=[arena.pk]),
+        move=True,  # from the table of his last arena match: one table at a time
     )
     for number, player in enumerate(seated[1:], start=2):
         if player is None:

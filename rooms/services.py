@@ -46,20 +46,43 @@ def _changed(room: Room, seats: list[Seat] | None = None, match: Match | None = 
 
 
 def create_room(
-    user, game: str, rules: dict | None = None, is_private: bool = False, arena_url: str = ""
+    user,
+    game: str,
+    rules: dict | None = None,
+    is_private: bool = False,
+    arena_url: str = "",
+    move: bool = False,
 ) -> Room:
+    """A new room with ``user`` at seat 1. With ``move`` (an arena's next table,
+    E-3) he leaves any other table he still sits at, as ``sit(move=True)`` does:
+    one table at a time; refused (``playing_elsewhere``) while a match of his
+    runs there (L-3)."""
     try:
         definition = engine.get(game)
         rules = definition.validate_rules(rules or {})
     except IllegalAction as exc:
         raise PlayError("bad_rules", exc.message) from None
     with transaction.atomic():
+        if move:
+            _vacate_elsewhere(user)
         room = Room.objects.create(
             game=game, rules=rules, creator=user, is_private=is_private, arena_url=arena_url
         )
         Seat.objects.bulk_create([Seat(room=room, number=n) for n in range(1, definition.players + 1)])
         Seat.objects.filter(room=room, number=1).update(user=user)
     return room
+
+
+def _vacate_elsewhere(user) -> None:
+    """Inside the caller's transaction: ``user`` leaves every table he sits at
+    (each locked, in id order); none may be playing (L-3, L-4)."""
+    others = list(Seat.objects.filter(user=user).values_list("room_id", flat=True))
+    for other in Room.objects.select_for_update().filter(pk__in=others).order_by("pk"):
+        if other.status == Room.Status.PLAYING:
+            raise PlayError("playing_elsewhere", other.code)
+        Seat.objects.filter(room=other, user=user).update(user=None, ready=False, rematch=False)
+        _hand_over(other, user)
+        _changed(other)
 
 
 def _locked(room_id: int) -> Room:

@@ -53,10 +53,14 @@ def pytest_collection_modifyitems(config, items):
     (as Playwright's own runner does on CI): a real Chromium, a real Daphne
     and the bots of the tables share two cores here, and a wait that is long
     enough alone is now and then too short beside a whole suite. A fault
-    fails both tries; the summary lists every rerun (``R``)."""
+    fails both tries; the summary lists every rerun (``R``). ``BROWSER_RERUNS=0``
+    shows a first failure as it is (when a test is being written)."""
+    reruns = int(os.environ.get("BROWSER_RERUNS", "1"))
+    if not reruns:
+        return
     for item in items:
         if BROWSER_DIR in Path(str(item.fspath)).resolve().parents:
-            item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=2))
+            item.add_marker(pytest.mark.flaky(reruns=reruns, reruns_delay=2))
 
 
 def _free_port() -> int:

@@ -258,25 +258,35 @@ def test_e3_arena_page_updates_live_as_two_players_join_and_finish_a_match(peopl
         p.page.locator("[data-testid=arena-table]").click()
         p.page.wait_for_url(ROOM_URL)
     play_match((ali, bea), timeout=240)
-    # Free again, the two are seated again at once (no one else is free), and the
-    # page of the table they just finished says where the next one is (E-3).
-    old_table = bea.page.url
-    toast = bea.page.locator("[data-testid=arena-seated-toast]")
-    toast.wait_for(timeout=20000)
-    ali.page.locator("[data-testid=arena-seated-toast]").wait_for(timeout=20000)
+    # Free again, the two are seated again at once (no one else is free). The page of
+    # the table they just finished says so in its result panel (no toast there) and
+    # takes them to the next one after a few seconds, unless one stays (E-3).
+    old_table = ali.page.url
+    result = ali.page.locator("[data-testid=match-result]")
+    result.locator("[data-testid=arena-stay]").click(timeout=20000)
+    next_table = result.locator("[data-testid=arena-next-table]")
+    assert next_table.get_attribute("href") not in (None, "", urlsplit(old_table).path)
+    assert result.locator(".arena-ready[data-testid=arena-next]").inner_text().strip()
     # The result panel sends them back to the arena; no "Play again" at an arena's table.
-    for p in (ali, bea):
-        result = p.page.locator("[data-testid=match-result]")
-        back = result.locator("[data-testid=back-to-arena]")
-        assert back.get_attribute("href") == f"/events/arena/{arena_id}/"
-        assert result.locator("[data-testid=arena-next]").is_visible()
-        assert result.locator("[data-testid=rematch], [data-testid=rematch-count]").count() == 0
-    bea.shot("events-arena-match-result-en-desktop")
+    back = result.locator("[data-testid=back-to-arena]")
+    assert back.get_attribute("href") == f"/events/arena/{arena_id}/"
+    assert result.locator("[data-testid=rematch], [data-testid=rematch-count], [data-testid=arena-stay]").count() == 0
+    # The seat he played is empty now, and not "his"; nor is he told he is watching live.
+    wait_until(
+        lambda: ali.page.locator(".seat.me").count() == 0, message="the seat he left is no longer shown as his"
+    )
+    assert ali.page.locator("[data-testid=visitor-note]").count() == 0
+    assert ali.page.locator("[data-testid=arena-seated-toast]").count() == 0
     ali.shot("events-arena-match-result-fa-desktop")
-    toast.locator("a").click()
-    bea.page.wait_for_url(ROOM_URL)
-    assert bea.page.url != old_table
+    # Bea did nothing: her page went to the next table by itself.
+    bea.page.wait_for_url(lambda url: url != old_table and ROOM_URL.search(url) is not None, timeout=20000)
     bea.page.locator("[data-testid=hand]").wait_for()
+    assert urlsplit(bea.page.url).path == next_table.get_attribute("href")
+    bea.shot("events-arena-next-table-en-desktop")
+    # Ali goes when he chooses.
+    next_table.click()
+    ali.page.wait_for_url(bea.page.url)
+    ali.page.locator("[data-testid=hand]").wait_for()
     wait_until(
         lambda: sorted(digits(x) for x in rows.locator("td:nth-child(3)").all_inner_texts()) == ["0", "2"],
         timeout=30,

@@ -210,6 +210,13 @@ def test_e3_a_finished_match_scores_and_frees_its_players_then_the_close_gives_a
     (again,) = arena.seat_free(a)
     first_pairs = {frozenset((table.seats[0], table.seats[2])), frozenset((table.seats[1], table.seats[3]))}
     assert frozenset((again.seats[0], again.seats[2])) not in first_pairs
+    # One table at a time: each of the four sits at the new table only, seat 1 (the
+    # new room's creator) too; the finished room is left with no one.
+    from rooms.models import Seat
+
+    for uid in table.seats:
+        assert list(Seat.objects.filter(user_id=uid).values_list("room_id", flat=True)) == [again.room_id]
+    assert not Seat.objects.filter(room_id=table.room_id, user__isnull=False).exists()
     # The window closes: no one is seated, the running match finishes and counts, then the podium.
     Arena.objects.filter(pk=a.pk).update(starts_at=timezone.now() - timedelta(minutes=61))
     arena.tick()

@@ -214,7 +214,8 @@ function setPresence(username, online) {
 
 function handle(frame) {
   state.frames.push(frame);
-  document.dispatchEvent(new CustomEvent("takhteh:friends", { detail: frame })); // issue 40: notify/notify.js
+  // issue 40: notify/notify.js; a page that shows a frame its own way cancels it (the table: arena_seated)
+  const unhandled = document.dispatchEvent(new CustomEvent("takhteh:friends", { detail: frame, cancelable: true }));
   if (frame.type === "hello" || frame.type === "changed") {
     // Both carry the whole picture: friend requests counted apart from the invites listed.
     state.requests = frame.requests;
@@ -229,7 +230,7 @@ function handle(frame) {
   } else if (frame.type === "notice" && frame.kind === "warn") {
     toast(interpolate(gettext("A moderator warns you: %(reason)s"), { reason: frame.reason || "" }, true), "warn-toast", null);
   } else if (frame.type === "arena_seated") {
-    arenaSeated(frame);
+    if (unhandled) arenaSeated(frame);
   } else if (frame.type === "presence") {
     setPresence(frame.user, frame.online);
   }

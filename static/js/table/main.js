@@ -17,6 +17,9 @@ import { Announcer } from "./announce.js"; // issue 40: the table said aloud
 const ROUND_BANNER_MS = 3500;
 const ROUND_BANNER_DELAY_MS = 800;
 const PENDING_MAX_MS = 5000; // an unanswered action stops holding the cards back after this
+// E-3: a finished arena table's page takes its player to his next table after this,
+// unless he chose to stay (the result panel says so and offers both).
+const ARENA_GO_MS = 5000;
 
 /** The server's rules the page needs (leave points, reactions, their wait): sent with the page. */
 function readConstants() {
@@ -66,6 +69,8 @@ class App {
     this.reactUntil = 0;
     this.earlyMode = false;
     this.botLevels = {}; // issue 21: by empty seat, the level its bot will have (default normal)
+    this.arenaNext = null; // E-3: {url, stay}: the arena has seated this player at his next table
+    this.arenaGo = null;
     setSoundEnabled(this.cfg.sounds);
     this.announcer = new Announcer(this); // before the renderer: its region is the table's first live one
     this.renderer = new Renderer(this);
@@ -78,6 +83,8 @@ class App {
       onStatus: (status) => this.onStatus(status),
       heartbeatMs: this.cfg.constants.heartbeat_ms,
     });
+    // The page's own socket of friends and notices (friends/me.js) tells every page of the player.
+    document.addEventListener("takhteh:friends", (event) => this.onNotice(event));
     document.addEventListener("pointerdown", () => unlockAudio(), { passive: true });
     document.addEventListener("keydown", () => unlockAudio());
     window.takhteh = { app: this, sent: this.socket.sent };
@@ -370,6 +377,33 @@ class App {
 
   leave() {
     this.send({ type: "leave" });
+  }
+
+  /**
+   * E-3: the arena seated this player at his next table while this page shows the
+   * table of his finished arena match. The result panel says so (instead of a
+   * toast) and the page goes there after ARENA_GO_MS unless he stays.
+   */
+  onNotice(event) {
+    const frame = event.detail;
+    if (!frame || frame.type !== "arena_seated" || !frame.url || frame.url === window.location.pathname) return;
+    // An arena seats only its free players: this table's match is over, though its
+    // last frames may still be on their way. Elsewhere the toast says it.
+    if (!this.room || !this.room.arena_url) return;
+    event.preventDefault();
+    this.arenaNext = { url: frame.url, stay: false };
+    clearTimeout(this.arenaGo);
+    this.arenaGo = setTimeout(() => {
+      if (this.arenaNext && !this.arenaNext.stay) window.location.assign(this.arenaNext.url);
+    }, ARENA_GO_MS);
+    this.render();
+  }
+
+  stayHere() {
+    if (!this.arenaNext) return;
+    this.arenaNext.stay = true;
+    clearTimeout(this.arenaGo);
+    this.render();
   }
 
   confirmLeave() {

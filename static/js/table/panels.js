@@ -506,7 +506,8 @@ function resultPanel(r) {
   const seats = app.room.seats;
   const agreed = seats.filter((s) => s.rematch || s.bot).length;
   const mySeat = app.you && app.you.seat ? app.seat(app.you.seat) : null;
-  const key = `result:${frame.match}:${app.mode}:${app.you.seat}:${JSON.stringify(seats.map((s) => [s.user, s.rematch]))}:${app.connected}`;
+  const next = app.arenaNext; // E-3: the arena has seated this player at his next table
+  const key = `result:${frame.match}:${app.mode}:${app.you.seat}:${JSON.stringify(seats.map((s) => [s.user, s.rematch]))}:${app.connected}:${next ? `${next.url}:${next.stay}` : ""}`;
   const parts = [];
   let title = gettext("The match is over");
   if (frame.status === "abandoned") title = gettext("The match was abandoned");
@@ -527,7 +528,11 @@ function resultPanel(r) {
     parts.push(scorePair(scoreNum(score[mine]), scoreNum(score[1 - mine]), "final-score"));
   }
   const arena = app.room.arena_url; // E-3: the arena seats its players at their next table
-  if (arena) {
+  if (arena && next) {
+    parts.push(h("p.arena-ready", { "data-testid": "arena-next", role: "status" }, next.stay
+      ? gettext("Your next table in the arena is ready.")
+      : gettext("Your next table in the arena is ready: you will be taken there in a few seconds.")));
+  } else if (arena) {
     parts.push(h("p.muted", { "data-testid": "arena-next" },
       gettext("The arena seats you at your next table as soon as enough players are free.")));
   } else {
@@ -535,8 +540,15 @@ function resultPanel(r) {
       fmt(gettext("Play again: %(k)s of %(n)s agreed"), { k: num(agreed), n: num(seats.length) })));
   }
   const buttons = [];
+  if (arena && next) {
+    buttons.push(h("a.btn", { href: next.url, "data-testid": "arena-next-table" }, gettext("Go to your next table")));
+    if (!next.stay) {
+      buttons.push(h("button.btn.btn-ghost", { type: "button", "data-testid": "arena-stay", onclick: () => app.stayHere() },
+        gettext("Stay here")));
+    }
+  }
   if (arena) {
-    buttons.push(h("a.btn", { href: arena, "data-testid": "back-to-arena" }, gettext("Back to the arena")));
+    buttons.push(h(next ? "a.btn.btn-ghost" : "a.btn", { href: arena, "data-testid": "back-to-arena" }, gettext("Back to the arena")));
   }
   if (mySeat && app.mode === "finished") {
     if (arena) {

@@ -430,9 +430,11 @@ export class Renderer {
     const seat = app.seat(n) || { number: n, user: null, bot: false, presence: "disconnected" };
     const frame = app.liveFrame;
     const view = frame ? frame.view : null;
-    const mine = app.viewer === n && (app.you.seat === n || (view && view.viewer === n));
-    const fam = family(app.game);
     const empty = !seat.user && !seat.bot;
+    // A seat the viewer played in a finished match but has since left (the arena moved
+    // him to his next table, E-3) is an empty seat now, not his.
+    const mine = app.viewer === n && (app.you.seat === n || (view && view.viewer === n && !empty));
+    const fam = family(app.game);
     const name = app.name(n);
     const classes = [`pos-${pos}`];
     if (mine) classes.push("me");
@@ -1028,7 +1030,8 @@ export class Renderer {
       }, emoji)),
       wait ? h("span.cooldown", { "data-cooldown": "", "aria-live": "off" }, num(Math.ceil(wait / 1000))) : null);
       parts.push(palette);
-    } else if (app.room) {
+    } else if (app.room && !(app.liveFrame && app.liveFrame.view.viewer)) {
+      // (Not said to a player of the match on screen who has since left its seat: E-3's next table.)
       const note = [h("span.watching", null, icon("eye"), gettext("You are watching live."))];
       const free = app.mode === "waiting" && app.room.seats.some((s) => !s.user && !s.bot);
       if (!app.cfg.authenticated) {
