@@ -270,10 +270,14 @@ def test_e3_arena_page_updates_live_as_two_players_join_and_finish_a_match(peopl
     # The result panel sends them back to the arena; no "Play again" at an arena's table.
     back = result.locator("[data-testid=back-to-arena]")
     assert back.get_attribute("href") == f"/events/arena/{arena_id}/"
-    assert result.locator("[data-testid=rematch], [data-testid=rematch-count], [data-testid=arena-stay]").count() == 0
+    assert (
+        result.locator("[data-testid=rematch], [data-testid=rematch-count], [data-testid=arena-stay]").count()
+        == 0
+    )
     # The seat he played is empty now, and not "his"; nor is he told he is watching live.
     wait_until(
-        lambda: ali.page.locator(".seat.me").count() == 0, message="the seat he left is no longer shown as his"
+        lambda: ali.page.locator(".seat.me").count() == 0,
+        message="the seat he left is no longer shown as his",
     )
     assert ali.page.locator("[data-testid=visitor-note]").count() == 0
     assert ali.page.locator("[data-testid=arena-seated-toast]").count() == 0
