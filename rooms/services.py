@@ -53,10 +53,10 @@ def create_room(
     arena_url: str = "",
     move: bool = False,
 ) -> Room:
-    """A new room with ``user`` at seat 1. With ``move`` (an arena's next table,
-    E-3) he leaves any other table he still sits at, as ``sit(move=True)`` does:
-    one table at a time; refused (``playing_elsewhere``) while a match of his
-    runs there (L-3)."""
+    """A new room with ``user`` at seat 1. With ``move`` (the lobby's "create",
+    practice, an arena's next table) he leaves any other table he still sits
+    at, as ``sit(move=True)`` does: one table at a time; refused
+    (``playing_elsewhere``) while a match of his runs there (L-3)."""
     try:
         definition = engine.get(game)
         rules = definition.validate_rules(rules or {})
@@ -347,8 +347,9 @@ def leave_points(game: str) -> int:
 
 
 def practice(user, game: str) -> Room:
-    """DESIGN.md: "play now with bots": a room with bots in the other seats, started at once."""
-    room = create_room(user, game, {}, is_private=True)
+    """DESIGN.md: "play now with bots": a room with bots in the other seats, started at once.
+    One table at a time: he leaves a table he waits at; refused while he plays elsewhere."""
+    room = create_room(user, game, {}, is_private=True, move=True)
     with transaction.atomic():
         room = _locked(room.pk)
         Seat.objects.filter(room=room).exclude(number=1).update(is_bot=True, ready=True)

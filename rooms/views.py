@@ -118,6 +118,7 @@ def create(request):
                 form.cleaned_data["game"],
                 form.rules(),
                 is_private=form.cleaned_data["is_private"],
+                move=True,  # one table at a time: a table he waits at is left (L-4)
             )
         except PlayError as exc:
             messages.error(request, exc.message)
@@ -133,7 +134,11 @@ def create(request):
 def practice(request, game):
     if game not in engine.GAMES:
         return redirect("rooms:lobby")
-    room = services.practice(request.user, game)
+    try:
+        room = services.practice(request.user, game)
+    except PlayError as exc:  # playing_elsewhere: one table at a time
+        messages.error(request, exc.message)
+        return redirect("rooms:lobby")
     return redirect(room)
 
 

@@ -144,7 +144,9 @@ def browser():
         with sync_playwright() as p:
             chromium = p.chromium.launch(
                 executable_path=CHROMIUM,
-                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+                # BROWSER_ARGS: more switches for one run (measuring Chromium's cost, docs/testing.md).
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+                + os.environ.get("BROWSER_ARGS", "").split(),
             )
             yield chromium
             chromium.close()
