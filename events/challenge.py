@@ -33,6 +33,7 @@ from games import engine, fairdeal
 from games.decks import Given
 from games.engine.bridge import BOARD_VULNERABILITY, board_of
 from games.engine.cards import DECK52
+from games.errors import PlayError
 from games.models import Match
 from rooms import services as rooms_services
 
@@ -224,7 +225,10 @@ def play(user, game: str, day_date: date | None = None) -> ChallengeDeal:
         if number > DEALS[game]:
             raise ChallengeError("finished")
         definition = engine.get(game)
-        room = rooms_services.create_room(user, game, rules_of(game, number), is_private=True)
+        try:  # one table at a time: not while he plays a match elsewhere (L-3)
+            room = rooms_services.create_room(user, game, rules_of(game, number), is_private=True, move=True)
+        except PlayError as exc:
+            raise ChallengeError(exc.code) from None
         deal = ChallengeDeal.objects.create(entry=entry, number=number, room_id=room.pk)
         for seat in range(1, definition.players + 1):
             if seat != ENTRANT_SEAT:

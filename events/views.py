@@ -18,6 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_GET, require_POST
 
+from games.errors import MESSAGES as PLAY_MESSAGES
 from games.models import Match
 from replays import services as replays_services
 from replays import timeline
@@ -36,6 +37,7 @@ ERRORS = {
     "not_running": _("This arena is not running."),
     "withdrawn": _("You left a match of this arena and are withdrawn."),
     "not_joined": _("You are not in this arena."),
+    "playing_elsewhere": PLAY_MESSAGES["playing_elsewhere"],
 }
 
 

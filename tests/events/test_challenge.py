@@ -128,6 +128,22 @@ def test_e1_refusals_change_nothing(alice):
     assert not ChallengeDeal.objects.exists()
 
 
+def test_e1_l_3_no_challenge_deal_while_a_match_of_his_runs_elsewhere(alice, bob, charlie, dave):
+    """One table at a time (L-3): a player in a running match elsewhere starts no
+    challenge deal (it would be a second match at once); nothing is made."""
+    from rooms import services as rooms
+
+    room = rooms.create_room(alice, "hokm4")
+    for number, guest in enumerate((bob, charlie, dave), start=2):
+        rooms.sit(room, guest, number)
+        rooms.set_ready(room, guest, True)
+    rooms.start(room, alice)
+    with pytest.raises(challenge.ChallengeError) as exc:
+        challenge.play(bob, "hokm4")
+    assert exc.value.code == "playing_elsewhere"
+    assert not ChallengeDeal.objects.exists() and Match.objects.count() == 1
+
+
 # --- scoring on hand-made fields ------------------------------------------------------------
 
 
