@@ -56,7 +56,8 @@ def create_room(
     """A new room with ``user`` at seat 1. With ``move`` (the lobby's "create",
     practice, an arena's next table) he leaves any other table he still sits
     at, as ``sit(move=True)`` does: one table at a time; refused
-    (``playing_elsewhere``) while a match of his runs there (L-3)."""
+    (``playing_elsewhere``) while a match of his with other people runs
+    there (L-3); see ``_vacate_elsewhere``."""
     try:
         definition = engine.get(game)
         rules = definition.validate_rules(rules or {})
@@ -74,12 +75,17 @@ def create_room(
 
 
 def _vacate_elsewhere(user) -> None:
-    """Inside the caller's transaction: ``user`` leaves every table he sits at
-    (each locked, in id order); none may be playing (L-3, L-4)."""
+    """Inside the caller's transaction: ``user`` leaves every table he waits at
+    or has finished at (each locked, in id order; L-4). A match of his that is
+    running with other people refuses (L-3: they would lose a player); one he
+    plays alone with bots (practice, L-2; a challenge deal, E-1) goes on by its
+    clock and stand-in, as when he closes its page, and keeps his seat."""
     others = list(Seat.objects.filter(user=user).values_list("room_id", flat=True))
     for other in Room.objects.select_for_update().filter(pk__in=others).order_by("pk"):
         if other.status == Room.Status.PLAYING:
-            raise PlayError("playing_elsewhere", other.code)
+            if Seat.objects.filter(room=other, user__isnull=False).exclude(user=user).exists():
+                raise PlayError("playing_elsewhere", other.code)
+            continue
         Seat.objects.filter(room=other, user=user).update(user=None, ready=False, rematch=False)
         _hand_over(other, user)
         _changed(other)

@@ -91,3 +91,16 @@ def test_l_4_practice_from_a_waiting_table_moves_the_player_to_the_practice_matc
     assert response.status_code == 302 and response.url == new.get_absolute_url()
     assert new.status == Room.Status.PLAYING
     assert _rooms_of(bob) == [new.pk]
+
+
+@pytest.mark.django_db
+def test_l_2_a_practice_match_left_running_does_not_stop_another_practice(client, alice):
+    """Trying one game with bots, then another: the first practice match (nobody but
+    him and bots) goes on by its clock; the second starts. Nobody else is harmed."""
+    client.force_login(alice)
+    first = client.post(reverse("rooms:practice", args=["bridge"]))
+    second = client.post(reverse("rooms:practice", args=["shelem2"]))
+    rooms = list(Room.objects.order_by("pk"))
+    assert len(rooms) == 2 and all(r.status == Room.Status.PLAYING for r in rooms)
+    assert first.url == rooms[0].get_absolute_url() and second.url == rooms[1].get_absolute_url()
+    assert Match.objects.filter(status=Match.Status.ACTIVE).count() == 2
