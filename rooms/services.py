@@ -86,9 +86,15 @@ def _vacate_elsewhere(user) -> None:
             if Seat.objects.filter(room=other, user__isnull=False).exclude(user=user).exists():
                 raise PlayError("playing_elsewhere", other.code)
             continue
-        Seat.objects.filter(room=other, user=user).update(user=None, ready=False, rematch=False)
-        _hand_over(other, user)
-        _changed(other)
+        _leave_locked(other, user)
+
+
+def _leave_locked(other: Room, user) -> None:
+    """L-4: ``user`` leaves ``other`` (locked by the caller, not playing) for
+    another table: free, the room handed over or closed, its table told."""
+    Seat.objects.filter(room=other, user=user).update(user=None, ready=False, rematch=False)
+    _hand_over(other, user)
+    _changed(other)
 
 
 def _locked(room_id: int) -> Room:
@@ -125,9 +131,7 @@ def sit(room: Room, user, number: int, move: bool = False) -> None:
         if not seat.is_empty:
             raise PlayError("seat_taken")
         for other in elsewhere:  # L-4: leaving a waiting (or finished) table costs nothing
-            Seat.objects.filter(room=other, user=user).update(user=None, ready=False, rematch=False)
-            _hand_over(other, user)
-            _changed(other)
+            _leave_locked(other, user)
         # Moving from one seat to another is allowed before the start.
         Seat.objects.filter(room=room, user=user).update(user=None, ready=False)
         seat.user, seat.ready, seat.is_bot = user, False, False
