@@ -81,10 +81,9 @@ def _seated(user) -> list[Seat]:
 def _check_free(user, preset: presets.Preset) -> Table | None:
     """Refuse a person playing elsewhere; the table he already waits at for
     this preset, if any (pressing twice seats him once)."""
-    for seat in _seated(user):
-        if seat.room.status == Room.Status.PLAYING:
-            raise PlayError("playing_elsewhere", seat.room.code)
-    for seat in _seated(user):
+    seats = _seated(user)
+    room_service.tables_to_leave([seat.room for seat in seats], user)  # L-3: refuses
+    for seat in seats:
         table = Table.objects.filter(room=seat.room, preset=preset.key).first()
         if table is not None and seat.room.status == Room.Status.WAITING:
             return table
@@ -92,9 +91,10 @@ def _check_free(user, preset: presets.Preset) -> Table | None:
 
 
 def _leave_other_tables(user) -> None:
-    """L-4: leaving a waiting (or finished) table costs nothing."""
-    for seat in _seated(user):
-        room_service.stand(seat.room, user)
+    """L-4: leaving a waiting (or finished) table costs nothing; a practice
+    match with bots only goes on (``rooms.services.tables_to_leave``)."""
+    for room in room_service.tables_to_leave([seat.room for seat in _seated(user)], user):
+        room_service.stand(room, user)
 
 
 def _rating(user_id: int, game: str) -> int:
@@ -236,9 +236,7 @@ def press_together(user, friend_name: str, key: str) -> Table | None:
         lock_queue(preset.key)
         now = clock.now_dt()
         for person in (user, friend):
-            for seat in _seated(person):
-                if seat.room.status == Room.Status.PLAYING:
-                    raise PlayError("playing_elsewhere", seat.room.code)
+            room_service.tables_to_leave([seat.room for seat in _seated(person)], person)  # L-3
         fresh = now - timedelta(minutes=2)
         other = Party.objects.filter(
             user=friend, friend=user, preset=preset.key, created_at__gte=fresh

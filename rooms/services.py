@@ -81,12 +81,31 @@ def _vacate_elsewhere(user) -> None:
     plays alone with bots (practice, L-2; a challenge deal, E-1) goes on by its
     clock and stand-in, as when he closes its page, and keeps his seat."""
     others = list(Seat.objects.filter(user=user).values_list("room_id", flat=True))
-    for other in Room.objects.select_for_update().filter(pk__in=others).order_by("pk"):
+    locked = Room.objects.select_for_update().filter(pk__in=others).order_by("pk")
+    for other in tables_to_leave(list(locked), user):
+        _leave_locked(other, user)
+
+
+def with_people(room: Room, user) -> bool:
+    """Somebody besides ``user`` sits at ``room`` (not a bot: L-2)."""
+    return Seat.objects.filter(room=room, user__isnull=False).exclude(user=user).exists()
+
+
+def tables_to_leave(rooms, user) -> list[Room]:
+    """The one-table-at-a-time rule, for every door that seats a person (a
+    sit, a new room, Play now): of the other ``rooms`` he sits at, refuse
+    (``playing_elsewhere``, naming it) the first whose match runs with other
+    people (L-3); leave the ones waiting or finished (L-4, free); a match he
+    plays alone with bots (practice, L-2) goes on by its clock and stand-in
+    (L-7) and keeps his seat, as when he closes its page."""
+    leave = []
+    for other in rooms:
         if other.status == Room.Status.PLAYING:
-            if Seat.objects.filter(room=other, user__isnull=False).exclude(user=user).exists():
+            if with_people(other, user):
                 raise PlayError("playing_elsewhere", other.code)
             continue
-        _leave_locked(other, user)
+        leave.append(other)
+    return leave
 
 
 def _leave_locked(other: Room, user) -> None:
@@ -105,8 +124,9 @@ def sit(room: Room, user, number: int, move: bool = False) -> None:
     """Take an empty seat while the room waits. One table at a time: a player
     seated at another table is asked first (``seated_elsewhere``, naming it
     in ``detail``) and moved only with ``move``; one playing a match at
-    another table is refused (``playing_elsewhere``) until that match ends or
-    he leaves it (L-3)."""
+    another table with other people is refused (``playing_elsewhere``) until
+    that match ends or he leaves it (L-3); a practice match of his with bots
+    only goes on there (``tables_to_leave``)."""
     others = list(Seat.objects.filter(user=user).exclude(room_id=room.pk).values_list("room_id", flat=True))
     with transaction.atomic():
         # Every room this sit touches, locked in one order (by id): two
@@ -115,12 +135,10 @@ def sit(room: Room, user, number: int, move: bool = False) -> None:
             r.pk: r for r in Room.objects.select_for_update().filter(pk__in=[room.pk, *others]).order_by("pk")
         }
         room = locked[room.pk]
-        elsewhere = [
-            r for pk, r in locked.items() if pk != room.pk and Seat.objects.filter(room=r, user=user).exists()
-        ]
-        busy = [r for r in elsewhere if r.status == Room.Status.PLAYING]
-        if busy:
-            raise PlayError("playing_elsewhere", busy[0].code)
+        elsewhere = tables_to_leave(
+            [r for pk, r in locked.items() if pk != room.pk and Seat.objects.filter(room=r, user=user).exists()],
+            user,
+        )
         if elsewhere and not move:
             raise PlayError("seated_elsewhere", elsewhere[0].code)
         if room.status != Room.Status.WAITING:
