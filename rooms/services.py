@@ -135,10 +135,10 @@ def sit(room: Room, user, number: int, move: bool = False) -> None:
             r.pk: r for r in Room.objects.select_for_update().filter(pk__in=[room.pk, *others]).order_by("pk")
         }
         room = locked[room.pk]
-        elsewhere = tables_to_leave(
-            [r for pk, r in locked.items() if pk != room.pk and Seat.objects.filter(room=r, user=user).exists()],
-            user,
-        )
+        mine = [
+            r for pk, r in locked.items() if pk != room.pk and Seat.objects.filter(room=r, user=user).exists()
+        ]
+        elsewhere = tables_to_leave(mine, user)
         if elsewhere and not move:
             raise PlayError("seated_elsewhere", elsewhere[0].code)
         if room.status != Room.Status.WAITING:
