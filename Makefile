@@ -52,6 +52,11 @@ browser:
 # Daphne and prefixes (docs/testing.md).
 TEST_WORKERS ?= 3
 
+# The machine may ask Python not to write bytecode; every process of the suite
+# (a hundred on-site scripts, the Daphnes, the workers) would then compile the
+# project again: about 70 ms each (docs/testing.md).
+unexport PYTHONDONTWRITEBYTECODE
+
 test: $(STAMP) lint messages services browser
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CACHE_PREFIX=test-$$(date +%s%N) \
 		CHANNEL_PREFIX=test-$$(date +%s%N) \

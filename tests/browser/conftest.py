@@ -22,11 +22,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.browser import PASSWORD
+from tests.browser import PASSWORD, chromium_path
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = chromium_path()
 # One database per run (several people may run the suite on one machine at once).
 # Each xdist worker runs browser modules on a Daphne and a database of its own.
 DB_NAME = (os.environ.get("BROWSER_DB_NAME") or f"takhteh_browser_{os.getpid()}") + (
@@ -126,6 +126,16 @@ def _catalogues_stale() -> bool:
     return False
 
 
+def launch(browser_type, executable: str):
+    """Chromium at ``executable`` with the suite's switches."""
+    return browser_type.launch(
+        executable_path=executable,
+        # BROWSER_ARGS: more switches for one run (measuring Chromium's cost, docs/testing.md).
+        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+        + os.environ.get("BROWSER_ARGS", "").split(),
+    )
+
+
 @pytest.fixture(scope="package")
 def browser():
     """One Chromium for every test of this directory in a row (the root
@@ -142,12 +152,7 @@ def browser():
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
         with sync_playwright() as p:
-            chromium = p.chromium.launch(
-                executable_path=CHROMIUM,
-                # BROWSER_ARGS: more switches for one run (measuring Chromium's cost, docs/testing.md).
-                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-                + os.environ.get("BROWSER_ARGS", "").split(),
-            )
+            chromium = launch(p.chromium, CHROMIUM)
             yield chromium
             chromium.close()
     finally:

@@ -14,7 +14,8 @@ import pytest
 
 from notify import vapid
 
-from .conftest import ROOM_URL, ROOT, wait_until
+from . import FULL_CHROMIUM
+from .conftest import CHROMIUM, ROOM_URL, ROOT, launch, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -40,6 +41,18 @@ NOTIFICATIONS = """async () => {
   const reg = await navigator.serviceWorker.ready;
   return (await reg.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
 }"""
+
+
+@pytest.fixture(scope="module")
+def browser(browser):
+    """The full browser for this module: the headless shell the other modules
+    use (tests/browser/__init__.py) shows no notification and takes no push."""
+    if CHROMIUM == FULL_CHROMIUM:
+        yield browser
+        return
+    full = launch(browser.browser_type, FULL_CHROMIUM)
+    yield full
+    full.close()
 
 
 @pytest.fixture(scope="module", autouse=True)
