@@ -346,6 +346,8 @@ TABLE = {
         "BOT_LEVEL", "normal"
     ),  # a bot seat's level when none was chosen (issue 21)  # a bot's human-looking pause, seconds
     "ROUND_PAUSE": float(env_str("ROUND_PAUSE", "4")),  # C-7: the result shows, then the next deal
+    # E-3: a finished arena table's page goes to its player's next table after this.
+    "ARENA_GO_SECONDS": 5.0,
     "STAND_IN_SECONDS": 5.0,  # L-7: a gone player's turn clock once the stand-in plays (games/standin.py)
     "STAND_IN_LEVEL": "normal",  # L-7: the bot whose choice the stand-in plays
     # Multiplies every turn's time (C-8); below 1 only to speed up tests and demos.

@@ -50,6 +50,8 @@ def table_constants() -> dict:
         "reaction_ms": int(reaction_seconds() * 1000),
         "leave_points": {family: abs(points) for family, points in LEAVE_PENALTY.items()},
         "heartbeat_ms": int(float(settings.TABLE["HEARTBEAT_SECONDS"]) * 1000),
+        # E-3: how long a finished arena table's page waits before it takes its player on.
+        "arena_go_ms": int(float(settings.TABLE["ARENA_GO_SECONDS"]) * 1000),
         # H4-X5: what may be thrown, drawn and named by the table (the page's language).
         "throw_items": {
             key: {"emoji": emoji, "label": str(THROW_LABELS[key])} for key, emoji in THROW_ITEMS.items()

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from urllib.parse import urlsplit, urlunsplit
 
-from .conftest import CACHE_PREFIX, CHANNEL_PREFIX, DB_NAME, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ROOT
+from . import forked
+from .conftest import CACHE_PREFIX, CHANNEL_PREFIX, DB_NAME, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL
 
 SCRIPT = r"""
 import json, sys, time
@@ -123,15 +122,7 @@ def on_site(script: str, *argv: str, extra_env: dict | None = None, timeout: flo
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
     code = f"import sys; sys.argv = {['x', *argv]!r}\n" + script
-    out = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", code],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    out = forked.run(["manage.py", "shell", "-c", code], env=env, timeout=timeout)
     if out.returncode:
         raise RuntimeError(out.stderr[-3000:])
     return json.loads(out.stdout.strip().splitlines()[-1])

@@ -14,3 +14,7 @@ EVENTS_CHALLENGE_BOT_LEVEL = "easy"
 # The site's URLs and the suite's own sign-in door (tests/browser/urls.py); the
 # site's settings never name it, and a test checks that the site answers 404 there.
 ROOT_URLCONF = "tests.browser.urls"
+
+# E-3: the arena's wait before a finished table's page moves on (5 s on the site),
+# long enough here that a test's click on "stay" comes first on a loaded machine.
+TABLE = {**TABLE, "ARENA_GO_SECONDS": 12.0}  # noqa: F405

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from . import forked
 from .conftest import (
     CACHE_PREFIX,
     CHANNEL_PREFIX,
@@ -22,7 +21,6 @@ from .conftest import (
     DESKTOP,
     PHONE,
     ROOM_URL,
-    ROOT,
     digits,
     play_match,
     wait_until,
@@ -45,14 +43,7 @@ def on_site(code: str, *args: str, extra_env: dict | None = None) -> str:
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
     prelude = "import django, sys; django.setup()\n"
-    done = subprocess.run(
-        [sys.executable, "-c", prelude + code, *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = forked.run(["-c", prelude + code, *args], env=env, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout.strip()
 
@@ -283,7 +274,7 @@ def test_e3_arena_page_updates_live_as_two_players_join_and_finish_a_match(peopl
     assert ali.page.locator("[data-testid=arena-seated-toast]").count() == 0
     ali.shot("events-arena-match-result-fa-desktop")
     # Bea did nothing: her page went to the next table by itself.
-    bea.page.wait_for_url(lambda url: url != old_table and ROOM_URL.search(url) is not None, timeout=20000)
+    bea.page.wait_for_url(lambda url: url != old_table and ROOM_URL.search(url) is not None, timeout=30000)
     bea.page.locator("[data-testid=hand]").wait_for()
     assert urlsplit(bea.page.url).path == next_table.get_attribute("href")
     bea.shot("events-arena-next-table-en-desktop")

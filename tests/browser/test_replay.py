@@ -10,19 +10,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from . import forked
 from .conftest import (
     CACHE_PREFIX,
     DB_NAME,
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
     DESKTOP,
-    ROOT,
     SCREENSHOTS,
     digits,
     wait_until,
@@ -96,15 +94,7 @@ def record_match(game: str, rules: dict, *usernames: str, rounds: int = 0) -> di
     }
     argv = ["x", game, json.dumps(rules), json.dumps({"rounds": rounds}), *usernames]
     script = f"import sys; sys.argv = {argv!r}\n" + RECORD
-    out = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", script],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
+    out = forked.run(["manage.py", "shell", "-c", script], env=env, timeout=300, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

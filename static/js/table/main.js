@@ -17,8 +17,9 @@ import { Announcer } from "./announce.js"; // issue 40: the table said aloud
 const ROUND_BANNER_MS = 3500;
 const ROUND_BANNER_DELAY_MS = 800;
 const PENDING_MAX_MS = 5000; // an unanswered action stops holding the cards back after this
-// E-3: a finished arena table's page takes its player to his next table after this,
-// unless he chose to stay (the result panel says so and offers both).
+// E-3: a finished arena table's page takes its player to his next table after the
+// server's arena_go_ms (TABLE["ARENA_GO_SECONDS"]), unless he chose to stay (the
+// result panel says so and offers both).
 const ARENA_GO_MS = 5000;
 
 /** The server's rules the page needs (leave points, reactions, their wait): sent with the page. */
@@ -382,7 +383,7 @@ class App {
   /**
    * E-3: the arena seated this player at his next table while this page shows the
    * table of his finished arena match. The result panel says so (instead of a
-   * toast) and the page goes there after ARENA_GO_MS unless he stays.
+   * toast) and the page goes there after arena_go_ms unless he stays.
    */
   onNotice(event) {
     const frame = event.detail;
@@ -395,7 +396,7 @@ class App {
     clearTimeout(this.arenaGo);
     this.arenaGo = setTimeout(() => {
       if (this.arenaNext && !this.arenaNext.stay) window.location.assign(this.arenaNext.url);
-    }, ARENA_GO_MS);
+    }, this.cfg.constants.arena_go_ms || ARENA_GO_MS);
     this.render();
   }
 
