@@ -221,16 +221,13 @@ def browser():
     Django's ORM calls of the module's own tests are allowed in this thread."""
     from playwright.sync_api import sync_playwright
 
-    from tests.browser import chromium_path
+    from tests.browser import launch
 
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
         with sync_playwright() as p:
-            chromium = p.chromium.launch(
-                executable_path=chromium_path(),
-                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-            )
+            chromium = launch(p.chromium)
             yield chromium
             chromium.close()
     finally:

@@ -19,3 +19,13 @@ def chromium_path() -> str:
     if chosen:
         return chosen
     return HEADLESS_SHELL if os.path.exists(HEADLESS_SHELL) else FULL_CHROMIUM
+
+
+def launch(browser_type, executable: str | None = None):
+    """Chromium (``executable``, else ``chromium_path()``) with the suite's switches."""
+    return browser_type.launch(
+        executable_path=executable or chromium_path(),
+        # BROWSER_ARGS: more switches for one run (measuring Chromium's cost, docs/testing.md).
+        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+        + os.environ.get("BROWSER_ARGS", "").split(),
+    )

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.browser import PASSWORD, chromium_path
+from tests.browser import PASSWORD, chromium_path, launch
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -124,16 +124,6 @@ def _catalogues_stale() -> bool:
         if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
             return True
     return False
-
-
-def launch(browser_type, executable: str):
-    """Chromium at ``executable`` with the suite's switches."""
-    return browser_type.launch(
-        executable_path=executable,
-        # BROWSER_ARGS: more switches for one run (measuring Chromium's cost, docs/testing.md).
-        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-        + os.environ.get("BROWSER_ARGS", "").split(),
-    )
 
 
 @pytest.fixture(scope="package")

@@ -107,11 +107,11 @@ print(json.dumps(out))
 """
 
 
-def on_site(script: str, *argv: str, extra_env: dict | None = None, timeout: float = 120) -> dict:
-    """Run ``script`` in a Django shell against the live site's database, with
-    ``argv`` as its ``sys.argv[1:]``; its last line of output is JSON."""
+def site_env(extra_env: dict | None = None) -> dict:
+    """The environment of a script on the live site's database: its database, Redis,
+    prefixes and in-process deadlines, with ``extra_env`` on top."""
     admin = os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)
-    env = {
+    return {
         **os.environ,
         "DATABASE_URL": urlunsplit(urlsplit(admin)._replace(path=f"/{DB_NAME}")),
         "REDIS_URL": os.environ.get("REDIS_URL", DEFAULT_REDIS_URL),
@@ -121,8 +121,13 @@ def on_site(script: str, *argv: str, extra_env: dict | None = None, timeout: flo
         **(extra_env or {}),
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
+
+
+def on_site(script: str, *argv: str, extra_env: dict | None = None, timeout: float = 120) -> dict:
+    """Run ``script`` in a Django shell against the live site's database, with
+    ``argv`` as its ``sys.argv[1:]``; its last line of output is JSON."""
     code = f"import sys; sys.argv = {['x', *argv]!r}\n" + script
-    out = forked.run(["manage.py", "shell", "-c", code], env=env, timeout=timeout)
+    out = forked.run(["manage.py", "shell", "-c", code], env=site_env(extra_env), timeout=timeout)
     if out.returncode:
         raise RuntimeError(out.stderr[-3000:])
     return json.loads(out.stdout.strip().splitlines()[-1])

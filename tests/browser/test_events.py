@@ -5,19 +5,13 @@ live as two players join and finish a match (E-3)."""
 from __future__ import annotations
 
 import json
-import os
 import time
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import pytest
 
 from . import forked
 from .conftest import (
-    CACHE_PREFIX,
-    CHANNEL_PREFIX,
-    DB_NAME,
-    DEFAULT_DATABASE_URL,
-    DEFAULT_REDIS_URL,
     DESKTOP,
     PHONE,
     ROOM_URL,
@@ -25,25 +19,15 @@ from .conftest import (
     play_match,
     wait_until,
 )
+from .onsite import site_env
 
 pytestmark = pytest.mark.browser
 
 
 def on_site(code: str, *args: str, extra_env: dict | None = None) -> str:
     """Run ``code`` in a Django process on the live site's database (as onsite.py does)."""
-    url = urlsplit(os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL))
-    env = {
-        **os.environ,
-        "DATABASE_URL": urlunsplit(url._replace(path=f"/{DB_NAME}")),
-        "REDIS_URL": os.environ.get("REDIS_URL", DEFAULT_REDIS_URL),
-        "CHANNEL_PREFIX": CHANNEL_PREFIX,
-        "CACHE_PREFIX": CACHE_PREFIX,
-        "DEADLINES": "inprocess",
-        **(extra_env or {}),
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    }
     prelude = "import django, sys; django.setup()\n"
-    done = forked.run(["-c", prelude + code, *args], env=env, timeout=120)
+    done = forked.run(["-c", prelude + code, *args], env=site_env(extra_env), timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout.strip()
 

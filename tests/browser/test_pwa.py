@@ -14,8 +14,8 @@ import pytest
 
 from notify import vapid
 
-from . import FULL_CHROMIUM
-from .conftest import CHROMIUM, ROOM_URL, ROOT, launch, wait_until
+from . import FULL_CHROMIUM, launch
+from .conftest import CHROMIUM, ROOM_URL, ROOT, wait_until
 
 pytestmark = pytest.mark.browser
 

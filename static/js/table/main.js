@@ -17,15 +17,13 @@ import { Announcer } from "./announce.js"; // issue 40: the table said aloud
 const ROUND_BANNER_MS = 3500;
 const ROUND_BANNER_DELAY_MS = 800;
 const PENDING_MAX_MS = 5000; // an unanswered action stops holding the cards back after this
-// E-3: a finished arena table's page takes its player to his next table after the
-// server's arena_go_ms (TABLE["ARENA_GO_SECONDS"]), unless he chose to stay (the
-// result panel says so and offers both).
-const ARENA_GO_MS = 5000;
 
 /** The server's rules the page needs (leave points, reactions, their wait): sent with the page. */
 function readConstants() {
   const el = document.getElementById("table-constants");
-  return el ? JSON.parse(el.textContent) : { reactions: {}, reaction_ms: 8000, leave_points: {}, heartbeat_ms: 10000 };
+  return el
+    ? JSON.parse(el.textContent)
+    : { reactions: {}, reaction_ms: 8000, leave_points: {}, heartbeat_ms: 10000, arena_go_ms: 5000 };
 }
 
 function readConfig(el) {
@@ -383,7 +381,8 @@ class App {
   /**
    * E-3: the arena seated this player at his next table while this page shows the
    * table of his finished arena match. The result panel says so (instead of a
-   * toast) and the page goes there after arena_go_ms unless he stays.
+   * toast) and the page goes there after the server's arena_go_ms
+   * (TABLE["ARENA_GO_SECONDS"]) unless he stays.
    */
   onNotice(event) {
     const frame = event.detail;
@@ -396,7 +395,7 @@ class App {
     clearTimeout(this.arenaGo);
     this.arenaGo = setTimeout(() => {
       if (this.arenaNext && !this.arenaNext.stay) window.location.assign(this.arenaNext.url);
-    }, this.cfg.constants.arena_go_ms || ARENA_GO_MS);
+    }, this.cfg.constants.arena_go_ms);
     this.render();
   }
 
