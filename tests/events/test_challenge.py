@@ -274,7 +274,12 @@ def test_e1_a_rematch_in_a_challenge_room_is_no_challenge_deal(alice):
     deal = challenge.play(alice, "hokm4")
     play_out(deal.match_id)
     room = Room.objects.get(pk=deal.room_id)
+    # The rematch is a whole match to 7 rounds: its bots at the quick level (the challenge
+    # deal's strong bots would think for half a minute of CPU); which level plays is not
+    # what this test is about.
+    room.seats.filter(is_bot=True).update(bot_level="easy")
     again = rooms_services.rematch(room, alice)
+    assert {p.get("level") for p in again.players if p.get("bot")} == {"easy"}
     assert again is not None and again.pk != deal.match_id
     assert challenge.given_decks(again) is None
     day = deal.entry.day
