@@ -89,6 +89,25 @@ def pytest_xdist_make_scheduler(config, log):
     return Scheduling(config, log)
 
 
+# The last lines of a failure that earned a rerun (tests/browser/conftest.py gives each browser
+# test one): without them a rerun that passed leaves only its name in the log, and the cause of
+# a flaky test is never seen. Printed by the process that writes the log (xdist's controller).
+RERUN_TRACE_LINES = 30
+
+
+def pytest_runtest_logreport(report):
+    if getattr(report, "outcome", None) != "rerun" or not report.longrepr:
+        return
+    lines = str(report.longreprtext).rstrip().splitlines()
+    worker = getattr(getattr(report, "node", None), "gateway", None)
+    where = f" on {worker.id}" if worker is not None else ""
+    print(
+        f"\nRERUN {report.nodeid} ({report.when}{where}), its failure's last lines:\n"
+        + "\n".join("    " + line for line in lines[-RERUN_TRACE_LINES:]),
+        flush=True,
+    )
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _deleting_flush():
     """A transactional test (``django_db(transaction=True)``) empties every
