@@ -234,6 +234,27 @@ def test_e3_a_finished_match_scores_and_frees_its_players_then_the_close_gives_a
 
 
 @pytest.mark.django_db
+def test_e3_a_win_after_two_wins_scores_3_through_the_services_and_a_loss_ends_the_streak(
+    alice, bob, charlie, dave
+):
+    """E-3 through the real services: the four come to a match on two wins in a row
+    each (as the arena's rows record it), so whichever side wins scores 3 and the other
+    0 with its streak back to 0. (The hour's test sees a 3 only when its random deals
+    give one; this one always does.)"""
+    a = running_arena()
+    for user in (alice, bob, charlie, dave):
+        arena.join(a, user)
+    ArenaPlayer.objects.filter(arena=a).update(score=4, streak=2, played=2)
+    (table,) = arena.seat_free(a)
+    match = play_out(table.match_id, limit=5000)
+    winner = match.result["winner"]
+    rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=a)}
+    for seat, uid in enumerate(table.seats, start=1):
+        won = (seat - 1) % 2 == winner
+        assert (rows[uid].score, rows[uid].streak, rows[uid].played) == ((7, 3, 3) if won else (4, 0, 3))
+
+
+@pytest.mark.django_db
 def test_e3_a_confirmed_leave_scores_0_and_withdraws_the_leaver(alice, bob, charlie, dave):
     a = running_arena()
     for user in (alice, bob, charlie, dave):
