@@ -89,21 +89,39 @@ def pytest_xdist_make_scheduler(config, log):
     return Scheduling(config, log)
 
 
-# The last lines of a failure that earned a rerun (tests/browser/conftest.py gives each browser
-# test one): without them a rerun that passed leaves only its name in the log, and the cause of
-# a flaky test is never seen. Printed by the process that writes the log (xdist's controller).
+# What a failure that earned a rerun was (tests/browser/conftest.py gives each browser test
+# one): without it a rerun that passed leaves only its name in the log, and the cause of a flaky
+# test is never seen. Printed by the process that writes the log (xdist's controller).
 RERUN_TRACE_LINES = 30
+
+
+def rerun_cause(report) -> list[str]:
+    """The test's own line where it failed (its deepest frame in tests/) and the error's
+    ``E`` lines; the text's last lines when the report has no entries to read."""
+    entries = getattr(getattr(report.longrepr, "reprtraceback", None), "reprentries", None) or []
+    ours = [
+        e for e in entries if str(getattr(getattr(e, "reprfileloc", None), "path", "")).startswith("tests/")
+    ]
+    lines = []
+    if ours:
+        where = ours[-1]
+        lines.append(f"{where.reprfileloc.path}:{where.reprfileloc.lineno}")
+        lines += [line for line in where.lines if line.startswith(">")]
+    if entries:
+        lines += [line for line in getattr(entries[-1], "lines", []) if line.startswith("E ")]
+    if not lines:
+        lines = str(report.longreprtext).rstrip().splitlines()
+    return lines[-RERUN_TRACE_LINES:]
 
 
 def pytest_runtest_logreport(report):
     if getattr(report, "outcome", None) != "rerun" or not report.longrepr:
         return
-    lines = str(report.longreprtext).rstrip().splitlines()
     worker = getattr(getattr(report, "node", None), "gateway", None)
     where = f" on {worker.id}" if worker is not None else ""
     print(
-        f"\nRERUN {report.nodeid} ({report.when}{where}), its failure's last lines:\n"
-        + "\n".join("    " + line for line in lines[-RERUN_TRACE_LINES:]),
+        f"\nRERUN {report.nodeid} ({report.when}{where}), its failure:\n"
+        + "\n".join("    " + line for line in rerun_cause(report)),
         flush=True,
     )
 

@@ -58,6 +58,24 @@ def seat_page(players, seat):
     return players[seat - 1]  # alice sits at 1, bob 2, carol 3, dave 4 (no H4-X6 here)
 
 
+def play_card(player, selector: str, message: str) -> None:
+    """Click the card ``selector`` of this player's hand where it shows in the fan (its
+    corner, as ``act_on`` does: a forced click at its middle lands on the card over it,
+    a card that may not be legal, and nothing is sent), until the page has sent it."""
+    before = len(player.sent("act"))
+
+    def sent() -> bool:
+        if len(player.sent("act")) > before:
+            return True
+        try:
+            player.page.locator(selector).first.click(position={"x": 10, "y": 30}, timeout=3000, force=True)
+        except Exception:  # noqa: BLE001 - re-rendered under the pointer: the next look tries again
+            return False
+        return len(player.sent("act")) > before
+
+    wait_until(sent, message=message)
+
+
 def test_h4_x1_the_middle_card_lies_face_up_for_all_until_the_partner_picks_it_up_and_h4_x2_an_early_card_is_face_down(
     people,
 ):
@@ -93,7 +111,7 @@ def test_h4_x1_the_middle_card_lies_face_up_for_all_until_the_partner_picks_it_u
 
     # H4-X2: the hakem leads; the player after next lays his card early, face down.
     leader = seat_page(players, hakem)
-    leader.page.locator("[data-testid=hand] button.card.legal").first.click(force=True)
+    play_card(leader, "[data-testid=hand] button.card.legal", "the lead sent")
     wait_until(lambda: len(view(players[0])["trick"]) == 1, message="the lead")
     early_seat = mate  # plays third in this trick
     early = seat_page(players, early_seat)
@@ -103,7 +121,9 @@ def test_h4_x1_the_middle_card_lies_face_up_for_all_until_the_partner_picks_it_u
     early.page.locator("[data-testid=early-mode]").click()
     early.page.locator("[data-testid=hand] button.card.legal.early").first.wait_for()
     chosen = early.page.locator("[data-testid=hand] button.card.legal.early").first.get_attribute("data-card")
-    early.page.locator(f"[data-testid=hand] button.card.legal.early[data-card='{chosen}']").click(force=True)
+    play_card(
+        early, f"[data-testid=hand] button.card.legal.early[data-card='{chosen}']", "the early card sent"
+    )
     mark = f"[data-testid=early-{early_seat}]"
     for n, p in enumerate(players, start=1):
         p.page.locator(mark).wait_for()
@@ -127,10 +147,10 @@ def test_h4_x1_the_middle_card_lies_face_up_for_all_until_the_partner_picks_it_u
 
     # Laid again; the next player plays and the early card turns over on the table by itself.
     early.page.locator("[data-testid=early-mode]").click()
-    early.page.locator(f"[data-testid=hand] button.card.legal.early[data-card='{chosen}']").click(force=True)
+    play_card(early, f"[data-testid=hand] button.card.legal.early[data-card='{chosen}']", "laid again")
     players[0].page.locator(mark).wait_for()
     second = seat_page(players, hakem % 4 + 1)
-    second.page.locator("[data-testid=hand] button.card.legal").first.click(force=True)
+    play_card(second, "[data-testid=hand] button.card.legal", "the second card sent")
     for p in players:
         p.page.locator(f"[data-trick] .tc[data-card='{chosen}']").wait_for()
         assert p.page.locator(mark).count() == 0
