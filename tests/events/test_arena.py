@@ -186,20 +186,29 @@ def test_e3_free_players_are_seated_a_tables_worth_at_a_time_no_bots(alice, bob,
     assert waiting.user_id not in tables[0].seats
 
 
+def one_match(users, **rows_before):
+    """The four ``users`` join a running arena (their rows set to ``rows_before``, if
+    given), are seated at one table and play its match out through the services:
+    the arena, the table, the finished match, the rows after it and who won (by user)."""
+    a = running_arena()
+    for user in users:
+        arena.join(a, user)
+    if rows_before:
+        ArenaPlayer.objects.filter(arena=a).update(**rows_before)
+    (table,) = arena.seat_free(a)
+    match = play_out(table.match_id, limit=5000)
+    rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=a)}
+    won = {uid: (seat - 1) % 2 == match.result["winner"] for seat, uid in enumerate(table.seats, start=1)}
+    return a, table, match, rows, won
+
+
 @pytest.mark.django_db
 def test_e3_a_finished_match_scores_and_frees_its_players_then_the_close_gives_a_podium(
     alice, bob, charlie, dave
 ):
-    a = running_arena()
-    for user in (alice, bob, charlie, dave):
-        arena.join(a, user)
-    (table,) = arena.seat_free(a)
-    match = play_out(table.match_id, limit=5000)
-    winner = match.result["winner"]
-    rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=a)}
-    for seat, uid in enumerate(table.seats, start=1):
-        won = (seat - 1) % 2 == winner
-        assert rows[uid].score == (2 if won else 0) and rows[uid].streak == (1 if won else 0)
+    a, table, match, rows, won = one_match((alice, bob, charlie, dave))
+    for uid in table.seats:
+        assert rows[uid].score == (2 if won[uid] else 0) and rows[uid].streak == (1 if won[uid] else 0)
         assert not rows[uid].busy
     table.refresh_from_db()
     assert table.scored
@@ -241,17 +250,9 @@ def test_e3_a_win_after_two_wins_scores_3_through_the_services_and_a_loss_ends_t
     each (as the arena's rows record it), so whichever side wins scores 3 and the other
     0 with its streak back to 0. (The hour's test sees a 3 only when its random deals
     give one; this one always does.)"""
-    a = running_arena()
-    for user in (alice, bob, charlie, dave):
-        arena.join(a, user)
-    ArenaPlayer.objects.filter(arena=a).update(score=4, streak=2, played=2)
-    (table,) = arena.seat_free(a)
-    match = play_out(table.match_id, limit=5000)
-    winner = match.result["winner"]
-    rows = {p.user_id: p for p in ArenaPlayer.objects.filter(arena=a)}
-    for seat, uid in enumerate(table.seats, start=1):
-        won = (seat - 1) % 2 == winner
-        assert (rows[uid].score, rows[uid].streak, rows[uid].played) == ((7, 3, 3) if won else (4, 0, 3))
+    _a, table, _match, rows, won = one_match((alice, bob, charlie, dave), score=4, streak=2, played=2)
+    for uid in table.seats:
+        assert (rows[uid].score, rows[uid].streak, rows[uid].played) == ((7, 3, 3) if won[uid] else (4, 0, 3))
 
 
 @pytest.mark.django_db
