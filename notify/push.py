@@ -83,6 +83,10 @@ _subscribed: tuple[float, frozenset] = (0.0, frozenset())
 _lock = threading.Lock()
 _refreshing = threading.Event()
 SUBSCRIBED_SECONDS = 10.0
+# Bumped by every forget: a read that began before it (a thread's, still in flight) does not
+# put back the set it read, which may lack what the forget was for.
+_generation = 0
+_store_lock = threading.Lock()
 
 
 def _on_event_loop() -> bool:
@@ -95,8 +99,11 @@ def _on_event_loop() -> bool:
 
 def _read_subscribed() -> frozenset:
     global _subscribed
+    began = _generation
     ids = frozenset(PushSubscription.objects.values_list("user_id", flat=True).distinct())
-    _subscribed = (time.monotonic() + SUBSCRIBED_SECONDS, ids)
+    with _store_lock:
+        if began == _generation:
+            _subscribed = (time.monotonic() + SUBSCRIBED_SECONDS, ids)
     return ids
 
 
@@ -132,8 +139,11 @@ def subscribed_ids() -> frozenset:
 
 
 def forget_subscribed() -> None:
-    global _subscribed
-    _subscribed = (0.0, frozenset())
+    """Read the set again at the next look (a read already in flight is not kept)."""
+    global _subscribed, _generation
+    with _store_lock:
+        _generation += 1
+        _subscribed = (0.0, frozenset())
 
 
 # --- the message -------------------------------------------------------------------------

@@ -144,3 +144,32 @@ def test_on_the_event_loop_the_receiver_never_waits_for_the_database(quiet, alic
     wait_until(lambda: alice.pk in push._subscribed[1], timeout=10, message="the set read on a thread")
     asyncio.run(move())
     assert quiet == [("turn_check", (7,))]  # ... and from then on
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_read_in_flight_when_the_set_is_forgotten_does_not_put_the_old_set_back(alice, monkeypatch):
+    """A thread's read of the subscribers that began before a forget (a subscription gone,
+    or the test above) finishes after it: the set it read is dropped, not kept for the next
+    ten seconds. (Once, the event-loop test above found such a set put back.)"""
+    import threading
+
+    push.forget_subscribed()
+    started, release = threading.Event(), threading.Event()
+    real = PushSubscription.objects.values_list
+
+    def slow_values_list(*args, **kwargs):
+        started.set()
+        release.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(PushSubscription.objects, "values_list", slow_values_list)
+    reader = threading.Thread(target=push._refresh_in_background)
+    reader.start()
+    assert started.wait(10)
+    push.forget_subscribed()
+    release.set()
+    reader.join(10)
+    assert push._subscribed[0] == 0.0  # still forgotten: the next look reads again
+    monkeypatch.undo()
+    assert push.subscribed_ids() == frozenset()  # read again (alice has no subscription)
+    assert push._subscribed[0] > time.monotonic()
