@@ -96,15 +96,18 @@ RERUN_TRACE_LINES = 30
 
 
 def rerun_cause(report) -> list[str]:
-    """The test's own line where it failed (its deepest frame in tests/) and the error's
-    ``E`` lines; the text's last lines when the report has no entries to read."""
+    """Where the test failed, in the test's own module and in the suite's helper it called
+    (the deepest frames in ``tests/``, not a library's), and the error's ``E`` lines; the
+    text's last lines when the report has no entries to read."""
     entries = getattr(getattr(report.longrepr, "reprtraceback", None), "reprentries", None) or []
-    ours = [
-        e for e in entries if str(getattr(getattr(e, "reprfileloc", None), "path", "")).startswith("tests/")
-    ]
+
+    def path(entry) -> str:
+        return str(getattr(getattr(entry, "reprfileloc", None), "path", ""))
+
+    ours = [e for e in entries if path(e).startswith("tests/")]
+    tests = [e for e in ours if path(e).rsplit("/", 1)[-1].startswith("test_")]
     lines = []
-    if ours:
-        where = ours[-1]
+    for where in dict.fromkeys([*tests[-1:], *ours[-1:]]):
         lines.append(f"{where.reprfileloc.path}:{where.reprfileloc.lineno}")
         lines += [line for line in where.lines if line.startswith(">")]
     if entries:

@@ -43,23 +43,24 @@ def test_a_pass_or_a_failure_prints_nothing_more(capsys):
 
 
 def test_a_real_rerun_under_xdist_names_the_tests_own_line_and_the_error(tmp_path):
-    """Through pytest itself, two xdist workers: a test that fails in a helper deep in a
-    library the first time and passes the second; the log names the test's own line."""
+    """Through pytest itself, two xdist workers: a test that fails in one of the suite's
+    helpers the first time and passes the second; the log names the test's own line and the
+    helper's."""
     probe = ROOT / "tests" / f"test_zz_rerun_probe_{os.getpid()}.py"
     marker = tmp_path / "tried"
     probe.write_text(
         textwrap.dedent(
             f"""
-            import json
             from pathlib import Path
             import pytest
+            from tests.browser.conftest import wait_until
 
             @pytest.mark.flaky(reruns=1)
             def test_flaky_once():
                 marker = Path({str(marker)!r})
                 if not marker.exists():
                     marker.write_text("x")
-                    json.loads("{{not json")  # the first try fails inside the library
+                    wait_until(lambda: False, timeout=0.1, message="a page that never answers")
             """
         )
     )
@@ -78,7 +79,11 @@ def test_a_real_rerun_under_xdist_names_the_tests_own_line_and_the_error(tmp_pat
     lines = out.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("RERUN ") and "its failure" in line)
     assert "test_flaky_once (call on gw" in lines[at]
-    cause = lines[at + 1 : at + 4]
-    assert cause[0] == f"    tests/{probe.name}:11", cause  # the test's own line, not the library's
-    assert cause[1].lstrip().startswith(">") and 'json.loads("{not json")' in cause[1], cause
-    assert cause[2].lstrip().startswith("E") and "json.decoder.JSONDecodeError" in cause[2], cause
+    cause = lines[at + 1 : at + 6]
+    assert cause[0] == f"    tests/{probe.name}:11", cause  # the test's own line ...
+    assert cause[1].lstrip().startswith(">") and "wait_until(lambda: False" in cause[1], cause
+    assert cause[2].startswith("    tests/browser/conftest.py:"), cause  # ... and the helper's
+    assert cause[3].lstrip().startswith(">") and "raise AssertionError" in cause[3], cause
+    assert (
+        cause[4].lstrip().startswith("E") and "timed out waiting for a page that never answers" in cause[4]
+    ), cause
