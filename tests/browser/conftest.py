@@ -378,11 +378,20 @@ def act_on(player, need: str | None, turn: int) -> bool:
         elif need == "trump":
             page.locator("[data-testid=trump-panel] .suit-btn").first.click(timeout=3000)
         elif need == "card":
-            page.locator("[data-testid=hand] button.card.legal").first.click(
-                position={"x": 10, "y": 30}, timeout=3000, force=True
-            )
+            return click_in_fan(page, "[data-testid=hand] button.card.legal")
         else:
             return False
+    except Exception:  # noqa: BLE001 - re-rendered under the pointer; the next look tries again
+        return False
+    return True
+
+
+def click_in_fan(page, selector: str) -> bool:
+    """Click the first card ``selector`` of the hand where it shows in the fan (its corner:
+    a forced click at its middle lands on the card over it). False if it was re-rendered
+    under the pointer (the next look tries again)."""
+    try:
+        page.locator(selector).first.click(position={"x": 10, "y": 30}, timeout=3000, force=True)
     except Exception:  # noqa: BLE001 - re-rendered under the pointer; the next look tries again
         return False
     return True

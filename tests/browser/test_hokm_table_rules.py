@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, ROOM_URL, wait_until
+from .conftest import DESKTOP, PHONE, ROOM_URL, click_in_fan, wait_until
 from .test_hokm_table import sit_and_ready
 
 pytestmark = pytest.mark.browser
@@ -59,19 +59,15 @@ def seat_page(players, seat):
 
 
 def play_card(player, selector: str, message: str) -> None:
-    """Click the card ``selector`` of this player's hand where it shows in the fan (its
-    corner, as ``act_on`` does: a forced click at its middle lands on the card over it,
-    a card that may not be legal, and nothing is sent), until the page has sent it."""
+    """Click the card ``selector`` where it shows in the fan (``click_in_fan``: a forced
+    click at its middle lands on the card over it, which may not be legal, and nothing is
+    sent), until the page has sent it."""
     before = len(player.sent("act"))
 
     def sent() -> bool:
         if len(player.sent("act")) > before:
             return True
-        try:
-            player.page.locator(selector).first.click(position={"x": 10, "y": 30}, timeout=3000, force=True)
-        except Exception:  # noqa: BLE001 - re-rendered under the pointer: the next look tries again
-            return False
-        return len(player.sent("act")) > before
+        return click_in_fan(player.page, selector) and len(player.sent("act")) > before
 
     wait_until(sent, message=message)
 
